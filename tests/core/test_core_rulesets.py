@@ -1,0 +1,155 @@
+"""Rule sets: the built-ins as the issue fixes them, and user files refused with file, key and reason."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from baccarat.bets import BET_NAMES
+from baccarat.payout import Payout, PayoutError, Result
+from baccarat.rulesets import BUILTIN_RULESETS, RuleSetError, load_ruleset
+
+MAIN = {"player", "banker", "tie"}
+
+
+def test_builtin_names_and_what_they_pay() -> None:
+    assert BUILTIN_RULESETS == ("standard", "no-commission", "ez", "tie-9")
+    std, nc, ez, t9 = (load_ruleset(n) for n in BUILTIN_RULESETS)
+    assert std.bet("banker").pays["win"].odds == Fraction(19, 20)
+    assert std.bet("tie").pays["tie"].odds == 8
+    assert t9.bet("tie").pays["tie"].odds == 9
+    assert t9.bet("banker").pays["win"].odds == Fraction(19, 20)
+    assert nc.bet("banker").payout_for("win").odds == 1
+    assert nc.bet("banker").payout_for("win_6") == Payout(Result.HALF, Fraction(1, 2))
+    assert ez.bet("banker").payout_for("win_three_card_7").result is Result.PUSH
+    assert ez.bet("banker").payout_for("win_6").odds == 1
+    assert ez.offers("dragon_7") and ez.offers("panda_8")
+    assert ez.bet("dragon_7").pays["win"].odds == 40
+    assert ez.bet("panda_8").pays["win"].odds == 25
+    assert std.bet("big").pays["big"].odds == Fraction(54, 100)
+    assert std.bet("small").pays["small"].odds == Fraction(3, 2)
+    assert std.bet("either_pair").pays["pair"].odds == 5
+    assert std.bet("perfect_pair").pays["perfect_pair"].odds == 25
+    assert nc.bet("super_6").payout_for("win_three_cards").odds == 12
+    for rules in (std, nc, ez, t9):
+        assert set(rules.bets) >= MAIN
+        assert rules.offers("player_pair") and rules.offers("banker_pair")
+        assert rules.bet("player_pair").pays["pair"].odds == 11
+        assert rules.decks == 8
+        assert set(rules.bets) <= set(BET_NAMES)
+
+
+def test_dragon_bonus_pay_table() -> None:
+    pays = load_ruleset("standard").bet("dragon_bonus_player").pays
+    assert {k: str(v) for k, v in pays.items()} == {
+        "natural_win": "1:1",
+        "natural_tie": "push",
+        "win_by_9": "30:1",
+        "win_by_8": "10:1",
+        "win_by_7": "6:1",
+        "win_by_6": "4:1",
+        "win_by_5": "2:1",
+        "win_by_4": "1:1",
+    }
+    assert (
+        load_ruleset("standard").bet("dragon_bonus_banker").payout_for("win_by_3").result
+        is Result.LOSE
+    )
+
+
+def test_a_user_file_loads_and_can_extend_a_builtin(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(
+        'name = "house"\nextends = "standard"\n[shoe]\ndecks = 6\n'
+        '[bets.tie]\npays = { tie = "9:1", tie_0 = "150:1" }\n[bets.big]\noffered = false\n'
+    )
+    rules = load_ruleset(path)
+    assert rules.name == "house" and rules.decks == 6
+    assert rules.bet("tie").payout_for("tie_0").odds == 150
+    assert rules.bet("tie").payout_for("tie_5").odds == 9
+    assert not rules.offers("big") and rules.offers("small")
+    assert load_ruleset(str(path)).bets.keys() == rules.bets.keys()
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "reason"),
+    [
+        (
+            'name = "x"\n[bets.player]\npays = { win = "one to one" }',
+            "bets.player.pays.win",
+            "not a payout",
+        ),
+        (
+            'name = "x"\n[bets.player]\npays = { jackpot = "1:1" }',
+            "bets.player.pays.jackpot",
+            "unknown event",
+        ),
+        ('name = "x"\n[bets.lucky_7]\npays = { win = "1:1" }', "bets.lucky_7", "unknown bet"),
+        (
+            'name = "x"\n[shoe]\ndecks = 9\n[bets.player]\npays = { win = "1:1" }',
+            "shoe",
+            "1 to 8 decks",
+        ),
+        (
+            'name = "x"\n[shoe]\ndecks = "8"\n[bets.player]\npays = { win = "1:1" }',
+            "shoe.decks",
+            "integer",
+        ),
+        (
+            'name = "x"\n[shoe]\nlast_coup = "two-more"\n[bets.player]\npays = {win="1:1"}',
+            "shoe.last_coup",
+            "one-more",
+        ),
+        (
+            'name = "x"\ncolour = "red"\n[bets.player]\npays = { win = "1:1" }',
+            "colour",
+            "unknown key",
+        ),
+        ('title = "x"\n[bets.player]\npays = { win = "1:1" }', "name", "missing"),
+        (
+            'name = "x"\n[bets.player]\npays = { win = "1:1" }\nmin_stake = 500\nmax_stake = 100',
+            "bets.player",
+            "limits",
+        ),
+        (
+            'name = "x"\nextends = "mine"\n[bets.player]\npays = { win = "1:1" }',
+            "extends",
+            "built-in",
+        ),
+        ('name = "x"\n[bets.player]\noffered = false', "bets", "offers no bet"),
+        (
+            'name = "x"\n[table]\nchips = []\n[bets.player]\npays = { win = "1:1" }',
+            "table.chips",
+            "non-empty",
+        ),
+    ],
+)
+def test_bad_files_are_refused_with_file_key_and_reason(
+    tmp_path: Path, text: str, key: str, reason: str
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(RuleSetError) as caught:
+        load_ruleset(path)
+    message = str(caught.value)
+    assert str(path) in message
+    assert f"key {key!r}" in message
+    assert reason in message
+
+
+def test_unreadable_and_invalid_toml(tmp_path: Path) -> None:
+    with pytest.raises(RuleSetError, match="cannot read"):
+        load_ruleset(tmp_path / "missing.toml")
+    (tmp_path / "broken.toml").write_text("name = ")
+    with pytest.raises(RuleSetError, match="not valid TOML"):
+        load_ruleset(tmp_path / "broken.toml")
+    with pytest.raises(RuleSetError, match="unknown rule set 'bogus'"):
+        load_ruleset("bogus")
+
+
+@pytest.mark.parametrize("text", ["1:0", "0:1", "x", "1:", "-1:1", ""])
+def test_bad_payouts(text: str) -> None:
+    with pytest.raises(PayoutError):
+        Payout.parse(text)
