@@ -32,7 +32,14 @@ from baccarat.coup import Coup
 from baccarat.payout import LOSS, Payout, PayoutError
 from baccarat.shoe import LastCoupRule, ShoeError, ShoeProcedure
 
-__all__ = ["BUILTIN_RULESETS", "BetRule", "RuleSet", "RuleSetError", "load_ruleset"]
+__all__ = [
+    "BUILTIN_RULESETS",
+    "BetRule",
+    "RuleSet",
+    "RuleSetError",
+    "load_ruleset",
+    "parse_ruleset",
+]
 
 BUILTIN_RULESETS: tuple[str, ...] = ("standard", "no-commission", "ez", "tie-9")
 
@@ -105,6 +112,15 @@ def load_ruleset(name_or_path: str | Path) -> RuleSet:
     if not path.suffix == ".toml" and not path.exists():
         raise RuleSetError(f"unknown rule set {text!r} (built-in: {', '.join(BUILTIN_RULESETS)})")
     return _from_data(_read_file(path), str(path))
+
+
+def parse_ruleset(text: str, source: str = "<text>") -> RuleSet:
+    """A rule set from TOML text (a record's embedded rule set, say); ``source`` names it in errors.
+
+    >>> parse_ruleset("name = 'mine'\\n[bets.tie]\\npays = { tie = '8:1' }").offers("tie")
+    True
+    """
+    return _from_data(_parse(text, source), source)
 
 
 _cache: dict[str, RuleSet] = {}
