@@ -19,7 +19,7 @@ baccarat.cards.CardCodeError: bad card code 'Xs': unknown rank 'X'
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum, IntEnum
 
 __all__ = [
@@ -111,6 +111,7 @@ _RANK_SYMBOLS = "A23456789TJQK"
 RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 _SUIT_GLYPHS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_POINTS = {rank: rank.point for rank in Rank}
 _RANK_BY_TEXT = {s: Rank(i + 1) for i, s in enumerate(_RANK_SYMBOLS)} | {"10": Rank.TEN}
 _SUIT_BY_TEXT = {s.value: s for s in Suit}
 _SEPARATORS = re.compile(r"[\s,]+")
@@ -134,6 +135,11 @@ class Card:
 
     rank: Rank
     suit: Suit
+    #: The baccarat value, stored because dealing and settling read it on every card.
+    point: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "point", _POINTS[self.rank])
 
     @classmethod
     def parse(cls, code: str) -> Card:
@@ -160,11 +166,6 @@ class Card:
         if number < 0:
             raise ValueError(f"card number must be non-negative, not {number}")
         return cls(RANKS[number % 13], SUITS[(number // 13) % 4])
-
-    @property
-    def point(self) -> int:
-        """The baccarat value of this card."""
-        return self.rank.point
 
     @property
     def code(self) -> str:

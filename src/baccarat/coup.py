@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from baccarat.cards import Card
@@ -59,16 +59,15 @@ class Hand:
     """The cards of one hand, in the order they were dealt to it."""
 
     cards: tuple[Card, ...]
+    #: The final value of the hand.
+    total: int = field(init=False, compare=False)
+    #: The value of the first two cards.
+    two_card_total: int = field(init=False, compare=False)
 
-    @property
-    def total(self) -> int:
-        """The final value of the hand."""
-        return hand_total(self.cards)
-
-    @property
-    def two_card_total(self) -> int:
-        """The value of the first two cards."""
-        return hand_total(self.cards[:2])
+    def __post_init__(self) -> None:
+        # Stored once: bets, roads and analysis read totals many times per coup.
+        object.__setattr__(self, "total", hand_total(self.cards))
+        object.__setattr__(self, "two_card_total", hand_total(self.cards[:2]))
 
     @property
     def natural(self) -> bool:

@@ -1,0 +1,185 @@
+"""What the odds engine is told about a shoe: counts by card, by rank or by value.
+
+The finer the counts, the more bets can be computed exactly. Counts by value (ten
+numbers) say nothing about which ten-valued rank a card has, so no pair bet can be
+priced; counts by rank (``baccarat.shoe.Composition``) price pairs but not suited
+pairs; counts by card (52 numbers) price everything.
+
+>>> from baccarat.cards import parse_cards
+>>> shoe = CardCounts.full(8)
+>>> shoe.total, shoe.count(Card.parse("Kd")), shoe.by_rank().count(Rank.KING)
+(416, 8, 32)
+>>> known(shoe.without(parse_cards("5s 5d Kc"))).values[:6]
+(127, 32, 32, 32, 32, 30)
+>>> known(ValueCounts.full(1)).detail
+'values'
+>>> ValueCounts((4, 4, 4))
+Traceback (most recent call last):
+...
+baccarat.shoe.ShoeError: counts by value are 10 numbers (tens first, then 1 to 9), not 3
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Literal, TypeAlias
+
+from baccarat.cards import Card, Rank
+from baccarat.shoe import Composition, ShoeError, check_decks
+
+__all__ = [
+    "MIN_CARDS",
+    "CardCounts",
+    "Detail",
+    "Known",
+    "ShoeCounts",
+    "ValueCounts",
+    "card_number",
+    "known",
+]
+
+#: The fewest cards a shoe may hold for the engine: a coup may need six.
+MIN_CARDS = 6
+
+#: How fine the counts are: by card, by rank or by value.
+Detail: TypeAlias = Literal["cards", "ranks", "values"]
+
+
+def card_number(card: Card) -> int:
+    """The card's number 0-51 in ``baccarat-shoe-v1`` order (clubs A-K, diamonds, hearts, spades).
+
+    >>> card_number(Card.parse("Ac")), card_number(Card.parse("Td")), card_number(Card.parse("Ks"))
+    (0, 22, 51)
+    """
+    return card.suit.index * 13 + card.rank.index
+
+
+def _check(counts: tuple[int, ...], size: int, what: str) -> None:
+    if len(counts) != size:
+        raise ShoeError(f"{what}, not {len(counts)}")
+    for n in counts:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ShoeError(f"counts must be whole numbers, not {n!r}")
+        if n < 0:
+            raise ShoeError(f"counts cannot be negative: {list(counts)}")
+
+
+@dataclass(frozen=True, slots=True)
+class CardCounts:
+    """How many of each of the 52 cards are left, in ``baccarat-shoe-v1`` order."""
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        _check(
+            self.counts, 52, "counts by card are 52 numbers (clubs A-K, diamonds, hearts, spades)"
+        )
+
+    @classmethod
+    def full(cls, decks: int = 8) -> CardCounts:
+        """A full shoe of ``decks`` decks."""
+        return cls((check_decks(decks),) * 52)
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> CardCounts:
+        """The counts of the given cards."""
+        counts = [0] * 52
+        for card in cards:
+            counts[card_number(card)] += 1
+        return cls(tuple(counts))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def count(self, card: Card) -> int:
+        return self.counts[card_number(card)]
+
+    def by_rank(self) -> Composition:
+        """The counts by rank (A first), forgetting suits."""
+        return Composition(tuple(sum(self.counts[s * 13 + r] for s in range(4)) for r in range(13)))
+
+    def without(self, cards: Iterable[Card]) -> CardCounts:
+        """These counts with the given cards taken out; ``ShoeError`` if one is not there."""
+        counts = list(self.counts)
+        for card in cards:
+            number = card_number(card)
+            if counts[number] == 0:
+                raise ShoeError(f"no {card.code} left to remove")
+            counts[number] -= 1
+        return CardCounts(tuple(counts))
+
+
+@dataclass(frozen=True, slots=True)
+class ValueCounts:
+    """How many cards of each baccarat value are left: tens and faces first, then 1 to 9."""
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        _check(self.counts, 10, "counts by value are 10 numbers (tens first, then 1 to 9)")
+
+    @classmethod
+    def full(cls, decks: int = 8) -> ValueCounts:
+        """A full shoe of ``decks`` decks."""
+        d = check_decks(decks)
+        return cls((16 * d, *(4 * d,) * 9))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def without(self, cards: Iterable[Card | Rank]) -> ValueCounts:
+        """These counts with the given cards (or bare ranks) taken out."""
+        counts = list(self.counts)
+        for item in cards:
+            rank = item.rank if isinstance(item, Card) else item
+            if counts[rank.point] == 0:
+                raise ShoeError(f"no card of value {rank.point} left to remove ({rank.symbol})")
+            counts[rank.point] -= 1
+        return ValueCounts(tuple(counts))
+
+
+#: Any of the three ways to say what is left in a shoe.
+ShoeCounts: TypeAlias = CardCounts | Composition | ValueCounts
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """A shoe as the engine sees it: values always, ranks and cards when they were given."""
+
+    values: tuple[int, ...]
+    ranks: tuple[int, ...] | None
+    cards: tuple[int, ...] | None
+
+    @property
+    def detail(self) -> Detail:
+        """The finest counts known: ``cards``, ``ranks`` or ``values``."""
+        if self.cards is not None:
+            return "cards"
+        return "ranks" if self.ranks is not None else "values"
+
+    @property
+    def total(self) -> int:
+        return sum(self.values)
+
+
+def known(counts: ShoeCounts) -> Known:
+    """What ``counts`` tells the engine; ``ShoeError`` if it holds fewer than six cards."""
+    if isinstance(counts, CardCounts):
+        ranks = counts.by_rank().counts
+        result = Known(_values_of_ranks(ranks), ranks, counts.counts)
+    elif isinstance(counts, Composition):
+        result = Known(_values_of_ranks(counts.counts), counts.counts, None)
+    elif isinstance(counts, ValueCounts):
+        result = Known(counts.counts, None, None)
+    else:
+        raise TypeError(f"expected CardCounts, Composition or ValueCounts, not {counts!r}")
+    if result.total < MIN_CARDS:
+        raise ShoeError(f"a coup may need {MIN_CARDS} cards; the shoe holds {result.total}")
+    return result
+
+
+def _values_of_ranks(ranks: tuple[int, ...]) -> tuple[int, ...]:
+    return (sum(ranks[9:]), *ranks[:9])

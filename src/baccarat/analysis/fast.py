@@ -1,0 +1,220 @@
+"""The float path: the same odds as ``exact_odds``, compiled, for many shoes at once.
+
+A rule set is prepared once (``FastOdds``): every bet whose event depends on the
+signature only becomes a column over the 5,005 multisets of six values, so a shoe's
+expectations are a weighted sum the kernel computes in microseconds; bets that depend
+only on the pair levels use closed forms over the first four cards; a bet that would
+depend on both (none does in the catalogue) is priced by the exact path. Columns that
+are linear combinations of others (the Tie's net is one of Player's and Banker's,
+Small's one of Big's) are not summed twice.
+
+>>> from baccarat.rulesets import load_ruleset
+>>> odds = fast_odds(CardCounts.full(8), load_ruleset("standard"))
+>>> f"{odds.bets['banker'].house_edge_percent:.4f}", f"{odds.tie:.6f}"
+('1.0579', '0.095156')
+>>> engine = FastOdds(load_ruleset("standard"))
+>>> shoe = known(CardCounts.full(8))
+>>> evs = engine.evaluate(*engine.arrays([shoe]))
+>>> round(float(evs[0, engine.columns.index(("player_pair", None))]), 6)
+-0.103614
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Literal, TypeAlias
+
+import numpy as np
+from numpy.typing import NDArray
+
+from baccarat.analysis.counts import CardCounts, Detail, Known, ShoeCounts, known
+from baccarat.analysis.exact import ExactWays, Odds, bet_odds
+from baccarat.analysis.leaves import Reduced, kernel_levels, kernel_sums, leaf_table, numpy_sums
+from baccarat.analysis.levels import pair_level_probabilities
+from baccarat.analysis.plan import BetPlan, rule_plan
+from baccarat.analysis.signature import representatives
+from baccarat.analysis.tables import SIGNATURES
+from baccarat.rulesets import RuleSet
+
+__all__ = ["CardCounts", "FastOdds", "fast_odds"]
+
+Floats = NDArray[np.float64]
+Mode: TypeAlias = Literal["ev", "events"]
+#: A column of the output: (bet, event) for a probability, (bet, None) for an EV; the main
+#: outcomes are ("", "banker"), ("", "player"), ("", "tie").
+Column: TypeAlias = tuple[str, str | None]
+_OUTCOMES = ("banker", "player", "tie")
+#: Up to this many shoes, numpy sums the value columns (no numba start-up).
+_SMALL_BATCH = 8
+
+
+class FastOdds:
+    """A rule set compiled for one level of detail of the counts.
+
+    ``mode="ev"`` gives one column per priced bet, its EV per unit staked; ``mode="events"``
+    gives the probability of each event of each priced bet and of the three outcomes.
+    """
+
+    def __init__(self, ruleset: RuleSet, detail: Detail = "cards", mode: Mode = "ev") -> None:
+        self.ruleset = ruleset
+        self.detail: Detail = detail
+        self.mode: Mode = mode
+        computed, self.omitted = rule_plan(ruleset).split(detail)
+        self.bets: tuple[BetPlan, ...] = computed
+        value = [p for p in computed if p.events.kind == "value"]
+        pairs = [p for p in computed if p.events.kind == "pairs"]
+        self._mixed = [p for p in computed if p.events.kind == "mixed"]
+
+        value_columns: list[Column] = []
+        by_signature: list[Floats] = []
+        if mode == "events":
+            winner = representatives().winner
+            for i, outcome in enumerate(_OUTCOMES):
+                value_columns.append(("", outcome))
+                by_signature.append((winner == i).astype(np.float64))
+        for plan in value:
+            for column, values in _columns(plan, plan.events.by_signature, mode):
+                value_columns.append(column)
+                by_signature.append(values)
+        self._value_columns = value_columns
+        self._value = Reduced(np.array(by_signature).reshape(len(by_signature), SIGNATURES))
+        self._table = leaf_table(self._value.basis)
+
+        pair_columns: list[Column] = []
+        by_levels: list[Floats] = []
+        for plan in pairs:
+            for column, values in _columns(plan, plan.events.by_levels.ravel(), mode):
+                pair_columns.append(column)
+                by_levels.append(values)
+        self._pair_columns = pair_columns
+        self._pairs = np.array(by_levels).reshape(len(by_levels), 9)
+
+        mixed_columns: list[Column] = []
+        for plan in self._mixed:
+            mixed_columns += [column for column, _ in _columns(plan, np.zeros(1, np.int64), mode)]
+        self._mixed_columns = mixed_columns
+        computed_order = value_columns + pair_columns + mixed_columns
+        rank = {name: i for i, name in enumerate(("", *(plan.name for plan in computed)))}
+        self._order = sorted(range(len(computed_order)), key=lambda i: rank[computed_order[i][0]])
+        #: What each column of ``evaluate`` holds, in order: the outcomes (``events`` mode),
+        #: then the bets in the rule set's order.
+        self.columns: list[Column] = [computed_order[i] for i in self._order]
+
+    def arrays(self, shoes: Sequence[Known]) -> tuple[Floats, Floats, Floats]:
+        """Counts by value, rank and card of ``shoes`` as the arrays ``evaluate`` takes."""
+        values = np.array([s.values for s in shoes], dtype=np.float64).reshape(len(shoes), 10)
+        ranks = np.array([s.ranks or (0,) * 13 for s in shoes], dtype=np.float64)
+        cards = np.array([s.cards or (0,) * 52 for s in shoes], dtype=np.float64)
+        return values, ranks.reshape(len(shoes), 13), cards.reshape(len(shoes), 52)
+
+    def evaluate(
+        self,
+        values: Floats,
+        ranks: Floats | None = None,
+        cards: Floats | None = None,
+        *,
+        compiled: bool | None = None,
+    ) -> Floats:
+        """Every column for every shoe: a row of counts by value (and by rank, by card) each.
+
+        Ranks are needed when a pair bet is priced, cards when a suited pair is; the rows of
+        the three arrays describe the same shoes. The value columns are summed by the
+        compiled kernel, or by numpy when ``compiled`` is false (the default for a handful
+        of shoes, where starting numba would cost more than it saves).
+        """
+        values = np.ascontiguousarray(values, dtype=np.float64)
+        shoes = values.shape[0]
+        if np.any(values.sum(axis=1) < 6):
+            raise ValueError("a coup may need 6 cards; a shoe holds fewer")
+        parts = []
+        use_kernel = shoes > _SMALL_BATCH if compiled is None else compiled
+        if self._value_columns:
+            sums = (
+                kernel_sums(values, self._table) if use_kernel else numpy_sums(values, self._table)
+            )
+            parts.append(self._value.expand(sums))
+        if self._pair_columns:
+            if ranks is None:
+                raise ValueError("pair bets need counts by rank")
+            suited = self.detail == "cards"
+            if suited and cards is None:
+                raise ValueError("a suited pair needs counts by card")
+            levels = (
+                kernel_levels(ranks, cards, suited)
+                if use_kernel
+                else pair_level_probabilities(ranks, cards, suited=suited)
+            )
+            parts.append(levels @ self._pairs.T)
+        if self._mixed_columns:
+            parts.append(self._mixed_exact(values, ranks, cards))
+        if not parts:
+            return np.zeros((shoes, 0))
+        return np.concatenate(parts, axis=1)[:, self._order]
+
+    def _mixed_exact(self, values: Floats, ranks: Floats | None, cards: Floats | None) -> Floats:
+        rows = []
+        for k in range(values.shape[0]):
+            shoe = Known(
+                tuple(int(x) for x in values[k]),
+                None if ranks is None else tuple(int(x) for x in ranks[k]),
+                None
+                if cards is None or self.detail != "cards"
+                else tuple(int(x) for x in cards[k]),
+            )
+            exact = ExactWays(shoe)
+            row: list[float] = []
+            for plan in self._mixed:
+                probabilities = [Fraction(w, exact.total) for w in exact.event_ways(plan)]
+                if self.mode == "ev":
+                    row.append(
+                        float(sum(p * net for p, net in zip(probabilities, plan.nets, strict=True)))
+                    )
+                else:
+                    row += [float(p) for p in probabilities]
+            rows.append(row)
+        return np.array(rows, dtype=np.float64).reshape(values.shape[0], len(self._mixed_columns))
+
+
+def _columns(plan: BetPlan, events: NDArray[np.int64], mode: Mode) -> list[tuple[Column, Floats]]:
+    """A bet's columns over signatures (or pair levels): its net, or each event's indicator."""
+    if mode == "ev":
+        nets = np.array([float(net) for net in plan.nets] + [0.0])
+        return [((plan.name, None), nets[events])]  # event -1 (no coup) takes the 0 at the end
+    return [
+        ((plan.name, event), (events == i).astype(np.float64))
+        for i, event in enumerate(plan.rule.type.events)
+    ]
+
+
+_engines: dict[tuple[int, str, str], FastOdds] = {}
+
+
+def fast_engine(ruleset: RuleSet, detail: Detail = "cards", mode: Mode = "ev") -> FastOdds:
+    """The ``FastOdds`` of a rule set (prepared once per process)."""
+    key = (id(ruleset), detail, mode)
+    engine = _engines.get(key)
+    if engine is None or engine.ruleset is not ruleset:
+        engine = _engines[key] = FastOdds(ruleset, detail, mode)
+    return engine
+
+
+def fast_odds(counts: ShoeCounts, ruleset: RuleSet) -> Odds[float]:
+    """The odds of every bet ``ruleset`` offers, in floating point (agrees with ``exact_odds``)."""
+    shoe = known(counts)
+    engine = fast_engine(ruleset, shoe.detail, "events")
+    row = engine.evaluate(*engine.arrays([shoe]))[0]
+    value = dict(zip(engine.columns, row.tolist(), strict=True))
+    bets = {
+        plan.name: bet_odds(plan, [value[plan.name, e] for e in plan.rule.type.events], 0.0)
+        for plan in engine.bets
+    }
+    return Odds(
+        rules=ruleset.name,
+        cards_left=shoe.total,
+        banker=value["", "banker"],
+        player=value["", "player"],
+        tie=value["", "tie"],
+        bets=bets,
+        omitted=engine.omitted,
+    )

@@ -1,0 +1,152 @@
+"""Columns over the 5,005 multisets of six card values: built once, reduced, summed.
+
+The float path's core. A column is a number per signature (a bet's net, or 1 where an
+event happens). Writing each coup's count into the six-value multisets that contain it,
+once for each value every unused place can take, turns a column into a vector over the
+5,005 multisets of six values (``leaf_table``), and a shoe's expectation of the column is
+the sum of each multiset's weight times that vector, over ``N (N-1) ... (N-5)``: the
+compiled kernel sums it for many shoes (``kernel_sums``), numpy for one (``numpy_sums``).
+Columns that are combinations of others are summed once (``Reduced``).
+
+>>> import numpy as np
+>>> from baccarat.analysis.signature import representatives
+>>> tie = (representatives().winner == 2).astype(np.float64)[None, :]
+>>> shoe = np.array([[128.0] + [32.0] * 9])
+>>> round(float(numpy_sums(shoe, leaf_table(tie))[0, 0]), 6)
+0.095156
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from baccarat.analysis.signature import representatives
+from baccarat.analysis.tables import SIGNATURES, LeafLayout, coup_table, leaf_layout
+
+__all__ = ["Reduced", "kernel_levels", "kernel_sums", "leaf_table", "numpy_sums"]
+
+Floats = NDArray[np.float64]
+#: A column this close to the span of others is taken to be a combination of them.
+_TOLERANCE = 1e-9
+
+
+class Reduced:
+    """Columns written as a constant plus a combination of a few independent ones.
+
+    The constant column's expectation is exactly 1, so only the basis is summed. The
+    basis is found by Gram-Schmidt over the possible signatures; a column within
+    ``_TOLERANCE`` of the span of those before it is a combination of them.
+    """
+
+    def __init__(self, columns: Floats) -> None:
+        possible = representatives().winner >= 0
+        rows = columns[:, possible].T
+        ones = np.ones(rows.shape[0])
+        orthonormal = [ones / np.linalg.norm(ones)]
+        chosen: list[int] = []
+        for i in range(rows.shape[1]):
+            residual = rows[:, i].copy()
+            for _ in range(2):  # twice: classical Gram-Schmidt loses orthogonality once
+                for q in orthonormal:
+                    residual -= (q @ residual) * q
+            size = float(np.linalg.norm(residual))
+            if size > _TOLERANCE * max(1.0, float(np.max(np.abs(rows[:, i])))):
+                chosen.append(i)
+                orthonormal.append(residual / size)
+        basis = np.column_stack([ones, rows[:, chosen]])
+        solution = np.asarray(np.linalg.lstsq(basis, rows, rcond=None)[0], dtype=np.float64)
+        self.constant: Floats = solution[0]
+        self.coefficients: Floats = solution[1:].T
+        self.basis = columns[chosen].reshape(len(chosen), SIGNATURES)
+
+    def expand(self, sums: Floats) -> Floats:
+        """The expectation of every column, from those of the basis."""
+        expanded: Floats = self.constant[None, :] + sums @ self.coefficients.T
+        return expanded
+
+
+def kernel_sums(values: Floats, table: Floats) -> Floats:
+    """Each shoe's expectation of each column of ``table``, by the compiled kernel."""
+    from baccarat.analysis import kernels
+
+    layout = leaf_layout()
+    sums: Floats = kernels.value_sums(
+        values, table, layout.parent, layout.last, layout.used, layout.start
+    )
+    return sums
+
+
+def kernel_levels(ranks: Floats, cards: Floats | None, suited: bool) -> Floats:
+    """``levels.pair_level_probabilities`` by the compiled kernel."""
+    from baccarat.analysis import kernels
+
+    card_counts = cards if suited and cards is not None else np.zeros((1, 52))
+    levels: Floats = kernels.pair_levels(
+        np.ascontiguousarray(ranks, dtype=np.float64),
+        np.ascontiguousarray(card_counts, dtype=np.float64),
+        suited,
+    )
+    return levels
+
+
+def numpy_sums(values: Floats, table: Floats) -> Floats:
+    """What ``kernels.value_sums`` computes, in numpy, one shoe at a time."""
+    layout = leaf_layout()
+    start = layout.start
+    out = np.empty((values.shape[0], table.shape[0]))
+    for k, counts in enumerate(values):
+        low, high = _part_weights(counts[:5], layout), _part_weights(counts[5:], layout)
+        blocks = []
+        for s in range(7):
+            a = low[start[s] : start[s + 1]]
+            b = high[start[6 - s] : start[7 - s]]
+            blocks.append(np.outer(a, b).ravel() if len(b) >= len(a) else np.outer(b, a).ravel())
+        total = counts.sum()
+        out[k] = table @ np.concatenate(blocks) / np.prod(total - np.arange(6))
+    return out
+
+
+def _part_weights(counts: Floats, layout: LeafLayout) -> Floats:
+    weights = np.empty(len(layout.parent))
+    weights[0] = 1.0
+    for size in range(1, 7):
+        part = slice(layout.start[size], layout.start[size + 1])
+        weights[part] = weights[layout.parent[part]] * (
+            counts[layout.last[part]] - layout.used[part]
+        )
+    return weights
+
+
+@cache
+def _leaf_counts() -> tuple[Floats, NDArray[np.int64]]:
+    """How many coups (with their fills) of each signature each six-value multiset holds.
+
+    A (5,005 leaves x possible signatures) matrix, built once per process; a rule set's
+    table is this matrix times its columns.
+    """
+    table, layout = coup_table(), leaf_layout()
+    possible = np.flatnonzero(representatives().winner >= 0)
+    column_of = np.full(SIGNATURES, -1, dtype=np.int64)
+    column_of[possible] = np.arange(len(possible))
+    node = np.searchsorted(layout.all_codes, table.codes)[table.row_multiset]
+    flat = node * len(possible) + column_of[table.row_signature]
+    sums = np.bincount(
+        flat, weights=table.row_count, minlength=len(layout.all_codes) * len(possible)
+    ).reshape(len(layout.all_codes), len(possible))
+    for size in (4, 5):
+        # A coup of ``size`` cards counts once for each value the next unused place can
+        # take; one more card of a given value never sends two multisets to the same one.
+        nodes = np.flatnonzero(layout.all_sizes == size)
+        for value in range(10):
+            sums[layout.plus_one[nodes, value]] += sums[nodes]
+    leaves = np.searchsorted(layout.all_codes, layout.leaf_codes)
+    return np.ascontiguousarray(sums[leaves]), possible
+
+
+def leaf_table(columns: Floats) -> Floats:
+    """Each column summed over the coups and fills of each multiset of six values."""
+    counts, possible = _leaf_counts()
+    return np.ascontiguousarray((counts @ columns[:, possible].T).T)

@@ -1,0 +1,268 @@
+"""Every coup by card values, counted once: the tables the odds engine sums over.
+
+With ``n[v]`` cards of value ``v`` among ``N``, a coup that uses ``m[v]`` cards of each
+value (``k`` cards in all) is dealt in ``prod(falling(n[v], m[v]))`` ways out of
+``falling(N, k)``: its probability depends only on its multiset of values. So the
+339,400 sequences of card values that make a coup are enumerated once, here, and
+counted by three things:
+
+* the **multiset** of values the coup uses (which gives its weight in any shoe);
+* its **signature**: each hand's final total and number of cards. Together with the
+  pair levels below, that is everything a bet of the catalogue looks at
+  (``tests/analysis/test_exact_signature.py`` proves it for every coup);
+* its **pair key**: the value the Player's two first cards share (if they do) and the
+  value the Banker's share. Whether such cards are also of the same rank, or are the very
+  same card of another deck, depends on the shoe's counts within that value, not on the
+  rest of the coup, so the engine applies it afterwards.
+
+The drawing rules come from ``baccarat.tableau`` itself, as arrays.
+
+>>> table = coup_table()
+>>> int(table.row_count.sum())      # coups as sequences of values, P1 B1 P2 B2 P3 B3
+339400
+>>> signature_of(signature_id(9, 4, 2, 2))
+(9, 4, 2, 2)
+>>> int(table.sizes.min()), int(table.sizes.max())
+(4, 6)
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+from numpy.typing import NDArray
+
+from baccarat.tableau import banker_draws, player_draws
+
+__all__ = [
+    "KEYS",
+    "NO_PAIR",
+    "SIGNATURES",
+    "CoupTable",
+    "LeafLayout",
+    "coup_table",
+    "leaf_layout",
+    "pair_key",
+    "signature_id",
+    "signature_of",
+    "tableau_arrays",
+]
+
+Ints = NDArray[np.int64]
+
+#: Pair-key component when a hand's two first cards differ in value.
+NO_PAIR = 10
+#: Number of pair keys: (Player's shared value or NO_PAIR) x (Banker's).
+KEYS = 11 * 11
+#: Number of signature ids (not all are possible coups).
+SIGNATURES = 400
+_BASE = 7  # a multiset of at most six cards has at most 6 of a value: base-7 digits
+_POW = _BASE ** np.arange(10, dtype=np.int64)
+_CODE_SPAN = _BASE**10
+
+
+def signature_id(player_total: int, banker_total: int, player_cards: int, banker_cards: int) -> int:
+    """The id (0-399) of a signature: final totals and the number of cards of each hand."""
+    return ((player_total * 10 + banker_total) * 2 + player_cards - 2) * 2 + banker_cards - 2
+
+
+def signature_of(sid: int) -> tuple[int, int, int, int]:
+    """The ``(player_total, banker_total, player_cards, banker_cards)`` of a signature id."""
+    rest, banker_cards = divmod(sid, 2)
+    rest, player_cards = divmod(rest, 2)
+    player_total, banker_total = divmod(rest, 10)
+    return player_total, banker_total, player_cards + 2, banker_cards + 2
+
+
+def pair_key(player_value: int, banker_value: int) -> int:
+    """The pair key of the values the two hands' first cards share (``NO_PAIR`` if they don't)."""
+    return player_value * 11 + banker_value
+
+
+def tableau_arrays() -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:
+    """The drawing rules as arrays: ``player[total]`` and ``banker[total, third]``.
+
+    The Banker's second index is the Player's third-card value, or 10 when the Player stood.
+    Totals 8 and 9 never draw (a natural is decided before the tableau is asked).
+    """
+    player = np.array([player_draws(t) for t in range(10)])
+    banker = np.array(
+        [[banker_draws(t, None if e == 10 else e) for e in range(11)] for t in range(10)]
+    )
+    return player, banker
+
+
+@dataclass(frozen=True, eq=False)
+class CoupTable:
+    """All coups by values, as rows ``(multiset, signature, pair key) -> count``.
+
+    Rows are sorted by signature, then pair key, then multiset; ``group_start`` marks where
+    each ``(signature, pair key)`` group begins.
+    """
+
+    #: Counts of each value in each multiset (one row per multiset), and its size.
+    multisets: Ints
+    sizes: Ints
+    #: Each multiset's code, sum of 7**value over its cards (sorted ascending).
+    codes: Ints
+    row_multiset: Ints
+    row_count: Ints
+    group_start: Ints
+    group_signature: Ints
+    group_key: Ints
+    #: One sequence of values per group, P1 B1 P2 B2 P3 B3 (-1 for a card not dealt).
+    examples: Ints
+
+    @property
+    def row_signature(self) -> Ints:
+        return np.repeat(
+            self.group_signature, np.diff(np.append(self.group_start, len(self.row_count)))
+        )
+
+
+def _continuations() -> tuple[Ints, Ints, Ints]:
+    """For each two-card start ``p2 * 10 + b2``: the third cards (-1: none) the tableau deals."""
+    player, banker = tableau_arrays()
+    table: list[list[tuple[int, int]]] = []
+    for p2, b2 in itertools.product(range(10), repeat=2):
+        if p2 >= 8 or b2 >= 8:
+            table.append([(-1, -1)])
+        elif player[p2]:
+            table.append(
+                [(e, f) for e in range(10) for f in (range(10) if banker[b2, e] else (-1,))]
+            )
+        else:
+            table.append([(-1, f) for f in (range(10) if banker[b2, 10] else (-1,))])
+    width = max(len(row) for row in table)
+    third_p = np.full((100, width), -1, dtype=np.int64)
+    third_b = np.full((100, width), -1, dtype=np.int64)
+    for i, row in enumerate(table):
+        third_p[i, : len(row)] = [e for e, _ in row]
+        third_b[i, : len(row)] = [f for _, f in row]
+    return third_p, third_b, np.array([len(row) for row in table], dtype=np.int64)
+
+
+def _power(values: Ints) -> Ints:
+    """7**value, and 0 where no card was dealt (value -1)."""
+    return np.where(values >= 0, _POW[np.maximum(values, 0)], 0)
+
+
+@cache
+def coup_table() -> CoupTable:
+    """The table of every coup (built once per process, in a few tens of milliseconds)."""
+    third_p, third_b, widths = _continuations()
+    p1, b1, p2, b2 = np.indices((10, 10, 10, 10)).reshape(4, -1).astype(np.int64)
+    start = (p1 + p2) % 10 * 10 + (b1 + b2) % 10
+    key = np.where(p1 == p2, p1, NO_PAIR) * 11 + np.where(b1 == b2, b1, NO_PAIR)
+    code4 = _POW[p1] + _POW[b1] + _POW[p2] + _POW[b2]
+    # Openings with the same multiset, two-card totals and pair key go on alike: group them.
+    _, first, opening_count = np.unique(
+        (code4 * 100 + start) * KEYS + key, return_index=True, return_counts=True
+    )
+    width = widths[start[first]]
+    opening = np.repeat(first, width)
+    slot = np.arange(len(opening)) - np.repeat(np.cumsum(width) - width, width)
+    e = third_p[start[opening], slot]
+    f = third_b[start[opening], slot]
+    code = code4[opening] + _power(e) + _power(f)
+    p_total = (start[opening] // 10 + np.maximum(e, 0)) % 10
+    b_total = (start[opening] % 10 + np.maximum(f, 0)) % 10
+    sig = ((p_total * 10 + b_total) * 2 + (e >= 0)) * 2 + (f >= 0)
+    count = np.repeat(opening_count, width)
+
+    full = (sig * KEYS + key[opening]) * _CODE_SPAN + code
+    rows, first_row, inverse = np.unique(full, return_index=True, return_inverse=True)
+    row_count = np.bincount(inverse, weights=count).astype(np.int64)
+    codes, row_multiset = np.unique(rows % _CODE_SPAN, return_inverse=True)
+    multisets = codes[:, None] // _POW[None, :] % _BASE
+    group = rows // _CODE_SPAN
+    group_start = np.flatnonzero(np.diff(group, prepend=-1))
+    example_row = first_row[group_start]
+    at = opening[example_row]
+    examples = np.stack(
+        [p1[at], b1[at], p2[at], b2[at], e[example_row], f[example_row]], axis=1
+    ).astype(np.int64)
+    return CoupTable(
+        multisets=multisets.astype(np.int64),
+        sizes=multisets.sum(axis=1).astype(np.int64),
+        codes=codes.astype(np.int64),
+        row_multiset=row_multiset.astype(np.int64),
+        row_count=row_count,
+        group_start=group_start.astype(np.int64),
+        group_signature=(group[group_start] // KEYS).astype(np.int64),
+        group_key=(group[group_start] % KEYS).astype(np.int64),
+        examples=examples,
+    )
+
+
+@dataclass(frozen=True, eq=False)
+class LeafLayout:
+    """The compiled path's order of the 5,005 multisets of six values.
+
+    A multiset of six values splits into its part among values 0-4 and its part among 5-9,
+    and its weight is the product of the two parts' weights. The kernel computes the 462
+    part weights of each half (multisets of size 0 to 6 over five values, smallest first,
+    each from its ``parent`` by one more card of value ``last`` of which ``used`` are already
+    in the parent), then the 5,005 leaves as outer products, block by block: for each size
+    ``s`` of the low part, all low parts of size ``s`` against all high parts of size
+    ``6 - s``, the longer of the two running innermost.
+    """
+
+    parent: Ints
+    last: Ints
+    used: Ints
+    #: Where the parts of each size begin (8 offsets).
+    start: Ints
+    #: The code of each leaf, in the kernel's order.
+    leaf_codes: Ints
+    #: Every multiset of at most six values: codes (sorted), sizes, and the index of the
+    #: multiset with one more card of each value (-1 when already six).
+    all_codes: Ints
+    all_sizes: Ints
+    plus_one: Ints
+
+
+@cache
+def leaf_layout() -> LeafLayout:
+    """The layout shared by the table builder and the compiled kernel (built once)."""
+    parts: list[tuple[int, ...]] = [()]
+    for size in range(1, 7):
+        parts += itertools.combinations_with_replacement(range(5), size)
+    index = {part: i for i, part in enumerate(parts)}
+    parent = np.array([index[p[:-1]] if p else 0 for p in parts], dtype=np.int64)
+    last = np.array([p[-1] if p else 0 for p in parts], dtype=np.int64)
+    used = np.array([p[:-1].count(p[-1]) if p else 0 for p in parts], dtype=np.int64)
+    sizes = np.array([len(p) for p in parts], dtype=np.int64)
+    start = np.searchsorted(sizes, np.arange(8)).astype(np.int64)
+    low = np.array([sum(_BASE**v for v in p) for p in parts], dtype=np.int64)
+    high = np.array([sum(_BASE ** (5 + v) for v in p) for p in parts], dtype=np.int64)
+    leaves: list[Ints] = []
+    for s in range(7):
+        a = low[start[s] : start[s + 1]]
+        b = high[start[6 - s] : start[7 - s]]
+        block = a[:, None] + b[None, :] if len(b) >= len(a) else (a[None, :] + b[:, None])
+        leaves.append(block.ravel())
+    every: list[int] = []
+    for size in range(7):
+        every += [
+            sum(_BASE**v for v in combo)
+            for combo in itertools.combinations_with_replacement(range(10), size)
+        ]
+    all_codes = np.sort(np.array(every, dtype=np.int64))
+    all_sizes = (all_codes[:, None] // _POW[None, :] % _BASE).sum(axis=1)
+    bigger = all_codes[:, None] + _POW[None, :]
+    found = np.searchsorted(all_codes, bigger)
+    plus_one = np.where(all_sizes[:, None] < 6, np.minimum(found, len(all_codes) - 1), -1)
+    return LeafLayout(
+        parent=parent,
+        last=last,
+        used=used,
+        start=start,
+        leaf_codes=np.concatenate(leaves),
+        all_codes=all_codes,
+        all_sizes=all_sizes.astype(np.int64),
+        plus_one=plus_one.astype(np.int64),
+    )
