@@ -1,0 +1,362 @@
+"""Monte Carlo simulation of whole shoes: every bet of a rule set settled, strategies played.
+
+A run of ``shoes`` shoes is cut into batches of :data:`BATCH_SHOES` shoes. Batch ``i``
+is shuffled from its own seed, ``numpy.random.SeedSequence(seed).spawn(...)[i]``, so its
+result depends only on the seed and ``i``; all tallies are integers (counts, and nets
+scaled to whole numbers), so the totals are the same whatever runs the batches — one
+thread, several (the kernel releases the GIL) or a Dask cluster
+(``baccarat.analysis.simulate_cluster``) — and in whatever order they finish.
+
+>>> from baccarat.rulesets import load_ruleset
+>>> from baccarat.analysis.simulate_strategy import Strategy
+>>> run = simulate(load_ruleset("ez"), 2000, seed=7, strategies=[Strategy.parse("count:dragon_7")])
+>>> run.shoes, run.coups > 150_000, run.interrupted
+(2000, True, False)
+>>> banker = run.bet("banker")
+>>> abs(banker.z) < 4
+True
+>>> run.coups == simulate(load_ruleset("ez"), 2000, seed=7, workers=2).coups
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from baccarat.analysis import simulate_kernel as kernel
+from baccarat.analysis import simulate_keys as keys
+from baccarat.analysis.simulate_results import Simulation, bet_nets
+from baccarat.analysis.simulate_strategy import Strategy
+from baccarat.rulesets import RuleSet
+from baccarat.shoe import LastCoupRule
+
+__all__ = [
+    "BATCH_SHOES",
+    "PATH_SHOES",
+    "Job",
+    "Progress",
+    "SimulationError",
+    "Tally",
+    "Totals",
+    "batch_state",
+    "compile_job",
+    "run_chunk",
+    "simulate",
+]
+
+#: Shoes per batch: the unit of seeding, of parallel work and of what an interruption keeps.
+BATCH_SHOES = 1000
+#: Shoes whose nets are kept in order, for bankroll paths (the rest only as a histogram).
+PATH_SHOES = 10_000
+
+Array = np.ndarray[Any, Any]
+#: Called with (shoes done, shoes in the run) as batches complete.
+Progress = Callable[[int, int], None]
+
+
+class SimulationError(ValueError):
+    """A simulation that cannot run as asked."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to run batches: plain numbers and arrays (it pickles)."""
+
+    seed: int
+    shoes: int
+    decks: int
+    burn: bool
+    cut_card_from_end: int
+    finish: bool
+    #: Per strategy: net by key (times ``scales``), event by key, tag by card code, counts or
+    #: not, threshold numerator and denominator (the kernel's ``strategies``).
+    strategies: tuple[Array, Array, Array, Array, Array, Array]
+    batch_shoes: int = BATCH_SHOES
+
+    @property
+    def batches(self) -> int:
+        return -(-self.shoes // self.batch_shoes)
+
+    def batch_size(self, index: int) -> int:
+        """Shoes in batch ``index`` (the last one may be short)."""
+        return min(self.batch_shoes, self.shoes - index * self.batch_shoes)
+
+
+@dataclass(frozen=True)
+class Tally:
+    """What some consecutive batches dealt: integer counts only, so tallies add up exactly."""
+
+    shoes: int
+    coups: int
+    #: Coups by key (``simulate_kernel``): every bet's events follow from these.
+    key_counts: Array
+    #: ``[strategy, true count bin, event]``: coups seen at each true count (counting only).
+    tc_events: Array
+    #: ``[strategy, event]``: events of the coups a counting strategy bet on.
+    bet_events: Array
+    #: Per strategy: each distinct net of a whole shoe (in 1/scale units, ascending) and how
+    #: many shoes ended on it.
+    shoe_nets: tuple[tuple[Array, Array], ...]
+    #: ``[strategy, shoe]``: the nets of the first :data:`PATH_SHOES` shoes, in order.
+    first_shoes: Array
+
+    @classmethod
+    def merge(cls, tallies: Sequence[Tally]) -> Tally:
+        """The tallies together; shoes keep the order given."""
+        strategies = len(tallies[0].shoe_nets)
+        return cls(
+            sum(t.shoes for t in tallies),
+            sum(t.coups for t in tallies),
+            _added([t.key_counts for t in tallies]),
+            _added([t.tc_events for t in tallies]),
+            _added([t.bet_events for t in tallies]),
+            tuple(_histogram([t.shoe_nets[s] for t in tallies]) for s in range(strategies)),
+            np.concatenate([t.first_shoes for t in tallies], axis=1)[:, :PATH_SHOES],
+        )
+
+    @classmethod
+    def empty(cls, strategies: int) -> Tally:
+        none = np.zeros(0, dtype=np.int64)
+        return cls(
+            0,
+            0,
+            np.zeros(keys.N_KEYS, dtype=np.int64),
+            np.zeros((strategies, kernel.N_TC_BINS, keys.MAX_EVENTS), dtype=np.int64),
+            np.zeros((strategies, keys.MAX_EVENTS), dtype=np.int64),
+            tuple((none, none) for _ in range(strategies)),
+            np.zeros((strategies, 0), dtype=np.int64),
+        )
+
+
+class Totals:
+    """Tallies added up as tasks complete, in any order: only the first shoes need theirs."""
+
+    def __init__(self, strategies: int) -> None:
+        self.total = Tally.empty(strategies)
+        self.firsts: dict[int, Array] = {}
+
+    def add(self, first: int, tally: Tally) -> None:
+        """Add the tally of the batches from ``first`` on."""
+        self.total = Tally.merge([self.total, tally])
+        if tally.first_shoes.shape[1]:
+            self.firsts[first] = tally.first_shoes
+
+    @property
+    def shoes(self) -> int:
+        return self.total.shoes
+
+    def tally(self) -> Tally:
+        """Everything added; the first shoes in batch order."""
+        firsts = [self.firsts[first] for first in sorted(self.firsts)]
+        if not firsts:
+            return self.total
+        ordered = np.concatenate(firsts, axis=1)[:, :PATH_SHOES]
+        return dataclasses.replace(self.total, first_shoes=ordered)
+
+
+def _added(arrays: Sequence[Array]) -> Array:
+    total = arrays[0].copy()
+    for array in arrays[1:]:
+        total += array
+    return total
+
+
+def _histogram(parts: Sequence[tuple[Array, Array]]) -> tuple[Array, Array]:
+    """Histograms (values, counts) added together."""
+    values, where = np.unique(np.concatenate([v for v, _ in parts]), return_inverse=True)
+    counts = np.zeros(values.size, dtype=np.int64)
+    np.add.at(counts, where, np.concatenate([c for _, c in parts]))
+    return values, counts
+
+
+def batch_state(seed: int, index: int) -> Array:
+    """The xoshiro256** state of batch ``index``: ``SeedSequence(seed).spawn(n)[index]``'s.
+
+    >>> import numpy as np
+    >>> child = np.random.SeedSequence(5).spawn(3)[2]
+    >>> bool((batch_state(5, 2) == child.generate_state(4, np.uint64)).all())
+    True
+    """
+    state = np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(4, np.uint64)
+    if not state.any():  # xoshiro's one forbidden state; 2**-256 away, but never say never
+        state[0] = 1
+    return state
+
+
+def run_chunk(job: Job, first: int, count: int) -> Tally:
+    """Run batches ``first .. first + count - 1`` of ``job`` (a pure function of its inputs)."""
+    strategies = job.strategies[0].shape[0]
+    key_counts = np.zeros(keys.N_KEYS, dtype=np.int64)
+    tc_events = np.zeros((strategies, kernel.N_TC_BINS, keys.MAX_EVENTS), dtype=np.int64)
+    bet_events = np.zeros((strategies, keys.MAX_EVENTS), dtype=np.int64)
+    nets = []
+    coups = 0
+    for index in range(first, first + count):
+        batch_nets = np.zeros((strategies, job.batch_size(index)), dtype=np.int64)
+        coups += kernel.run_batch(
+            batch_state(job.seed, index),
+            batch_nets.shape[1],
+            job.decks,
+            job.burn,
+            job.cut_card_from_end,
+            job.finish,
+            job.strategies,
+            key_counts,
+            batch_nets,
+            tc_events,
+            bet_events,
+        )
+        nets.append(batch_nets)
+    shoe_nets = np.concatenate(nets, axis=1)
+    # Only the run's first PATH_SHOES shoes are kept in order.
+    keep = max(0, PATH_SHOES - first * job.batch_shoes)
+    return Tally(
+        shoe_nets.shape[1],
+        coups,
+        key_counts,
+        tc_events,
+        bet_events,
+        tuple(np.unique(row, return_counts=True) for row in shoe_nets),
+        shoe_nets[:, :keep].copy(),
+    )
+
+
+def compile_job(
+    ruleset: RuleSet,
+    shoes: int,
+    seed: int,
+    strategies: Sequence[Strategy] = (),
+    batch_shoes: int = BATCH_SHOES,
+) -> tuple[Job, tuple[int, ...]]:
+    """The job for a run, and each strategy's scale (its nets are whole multiples of 1/scale)."""
+    if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:
+        raise SimulationError(f"the number of shoes must be a positive integer, not {shoes!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise SimulationError(f"the seed must be a non-negative integer, not {seed!r}")
+    unknown = [name for name in ruleset.bets if name not in keys.KERNEL_BETS]
+    if unknown:
+        raise SimulationError(f"the simulator cannot settle {', '.join(unknown)}")
+    table = keys.event_table()
+    count = len(strategies)
+    net = np.zeros((count, keys.N_KEYS), dtype=np.int64)
+    event = np.zeros((count, keys.N_KEYS), dtype=np.int64)
+    tags = np.zeros((count, 256), dtype=np.int64)
+    counting = np.zeros(count, dtype=np.int64)
+    numerator = np.zeros(count, dtype=np.int64)
+    denominator = np.ones(count, dtype=np.int64)
+    scales = []
+    for s, strategy in enumerate(strategies):
+        if not ruleset.offers(strategy.bet):
+            raise SimulationError(f"rule set {ruleset.name!r} does not offer {strategy.bet!r}")
+        nets = bet_nets(ruleset, strategy.bet)
+        scale = math.lcm(*(n.denominator for n in nets))
+        scales.append(scale)
+        events = table[keys.KERNEL_BETS.index(strategy.bet)]
+        event[s] = events
+        net[s] = np.array([int(n * scale) for n in nets], dtype=np.int64)[events]
+        if strategy.count is not None:
+            counting[s] = 1
+            for code in keys.CARD_CODES:
+                tags[s, code] = strategy.count.tags[keys.card_of_code(code).rank.index]
+            numerator[s] = strategy.count.threshold.numerator
+            denominator[s] = strategy.count.threshold.denominator
+    procedure = ruleset.shoe
+    job = Job(
+        seed,
+        shoes,
+        procedure.decks,
+        procedure.burn,
+        procedure.cut_card_from_end,
+        procedure.last_coup is LastCoupRule.FINISH,
+        (net, event, tags, counting, numerator, denominator),
+        batch_shoes,
+    )
+    return job, tuple(scales)
+
+
+def chunks(job: Job, parallel: int) -> list[tuple[int, int]]:
+    """Consecutive batches grouped into tasks: few enough to keep overheads small, enough
+    to keep ``parallel`` workers busy and to report progress."""
+    size = max(1, min(32, job.batches // (8 * max(parallel, 1))))
+    return [(first, min(size, job.batches - first)) for first in range(0, job.batches, size)]
+
+
+def simulate(
+    ruleset: RuleSet,
+    shoes: int,
+    *,
+    seed: int,
+    strategies: Iterable[Strategy] = (),
+    workers: int = 1,
+    scheduler: str | None = None,
+    on_progress: Progress | None = None,
+) -> Simulation:
+    """Deal ``shoes`` shoes of ``ruleset`` from ``seed`` and settle every bet it offers.
+
+    Runs on ``workers`` threads, or on the Dask cluster at ``scheduler``
+    (``tcp://host:port``). A ``KeyboardInterrupt`` stops the run: the batches already
+    complete are returned, with ``interrupted`` set.
+    """
+    plays = tuple(strategies)
+    job, scales = compile_job(ruleset, shoes, seed, plays)
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise SimulationError(f"workers must be a positive integer, not {workers!r}")
+    totals = Totals(len(plays))
+    if scheduler is not None:
+        from baccarat.analysis.simulate_cluster import run_on_cluster
+
+        interrupted = run_on_cluster(job, scheduler, totals, on_progress)
+    else:
+        interrupted = run_on_threads(job, workers, totals, on_progress)
+    return Simulation(
+        ruleset=ruleset,
+        strategies=plays,
+        scales=scales,
+        seed=seed,
+        shoes_requested=shoes,
+        tally=totals.tally(),
+        interrupted=interrupted,
+    )
+
+
+def run_on_threads(
+    job: Job, workers: int, totals: Totals, on_progress: Progress | None = None
+) -> bool:
+    """Run every batch of ``job`` on a pool of threads, adding each task's tally to ``totals``.
+
+    Returns whether a Ctrl-C stopped the run; the batches complete by then are kept.
+    """
+    interrupted = False
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simulate") as pool:
+        running: dict[Future[Tally], int] = {}
+        queue = iter(chunks(job, workers))
+        try:
+            while True:
+                # A bounded window of tasks in flight: memory stays small however long the run.
+                for first, count in queue:
+                    running[pool.submit(run_chunk, job, first, count)] = first
+                    if len(running) >= 2 * workers:
+                        break
+                if not running:
+                    break
+                finished, _ = wait(running, timeout=0.25, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    totals.add(running.pop(future), future.result())
+                    if on_progress is not None:
+                        on_progress(totals.shoes, job.shoes)
+        except KeyboardInterrupt:
+            interrupted = True
+            for future in running:
+                future.cancel()
+            # Tasks already running finish in milliseconds; keep them, they are complete.
+            for future, first in running.items():
+                if not future.cancelled():
+                    totals.add(first, future.result())
+    return interrupted
