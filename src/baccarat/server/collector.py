@@ -1,0 +1,84 @@
+"""Garbage collection at quiet moments, not in the middle of a betting window.
+
+With a thousand WebSocket clients the process holds hundreds of thousands of objects, and a
+full collection of CPython's cyclic garbage collector stops everything for about a tenth of
+a second: long enough to hold up every bet in flight. So the service freezes the objects it
+has (``gc.freeze``: the automatic collections skip them) and, every ``every_s`` seconds, at a
+moment when no table is open for bets, thaws, collects and freezes again. If no such moment
+comes for ``at_most_s`` seconds, it collects anyway. Meanwhile the automatic full
+collections are made rare (``AUTOMATIC_FULL_AFTER``); the young generations still run.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+
+from baccarat.server.clock import Clock
+
+__all__ = ["AUTOMATIC_FULL_AFTER", "QuietCollector", "collect_and_freeze"]
+
+#: Young collections between two automatic full ones (CPython's default is 10).
+AUTOMATIC_FULL_AFTER = 1_000
+
+
+def collect_and_freeze() -> float:
+    """One full collection, then everything left is frozen; returns the pause in seconds."""
+    started = time.perf_counter()
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return time.perf_counter() - started
+
+
+class QuietCollector:
+    """Collect when ``quiet()`` says nobody is betting, at most every ``every_s`` seconds."""
+
+    def __init__(
+        self,
+        quiet: Callable[[], bool],
+        clock: Clock,
+        *,
+        every_s: float = 30.0,
+        at_most_s: float = 120.0,
+        on_pause: Callable[[float], None] | None = None,
+    ) -> None:
+        self.quiet = quiet
+        self.clock = clock
+        self.every_s = every_s
+        self.at_most_s = at_most_s
+        self.on_pause = on_pause
+        self.last = time.monotonic()
+        self._thresholds: tuple[int, int, int] | None = None
+
+    def install(self) -> None:
+        """Collect and freeze what exists, and make automatic full collections rare."""
+        self._thresholds = gc.get_threshold()
+        young, middle, _ = self._thresholds
+        gc.set_threshold(young, middle, AUTOMATIC_FULL_AFTER)
+        self.collect()
+
+    def uninstall(self) -> None:
+        """Give the process back its thresholds and unfrozen objects."""
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
+        gc.unfreeze()
+
+    def due(self, now: float) -> bool:
+        """Whether to collect at monotonic time ``now``."""
+        waited = now - self.last
+        return waited >= self.at_most_s or (waited >= self.every_s and self.quiet())
+
+    def collect(self) -> None:
+        pause = collect_and_freeze()
+        self.last = time.monotonic()
+        if self.on_pause is not None:
+            self.on_pause(pause)
+
+    async def run(self) -> None:
+        while True:
+            await self.clock.sleep(0.25)
+            if self.due(time.monotonic()):
+                self.collect()

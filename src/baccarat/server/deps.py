@@ -1,0 +1,50 @@
+"""FastAPI dependencies: the service, and the player behind a bearer token."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from baccarat.server.errors import ApiError
+from baccarat.server.service import Service
+
+__all__ = ["CurrentPlayer", "OptionalPlayer", "ServiceDep", "get_service"]
+
+_bearer = HTTPBearer(auto_error=False, description="The token of POST /api/players.")
+
+
+async def get_service(request: Request) -> Service:
+    # async on purpose: FastAPI runs a plain ``def`` dependency in a worker thread.
+    service: Service = request.app.state.service
+    return service
+
+
+ServiceDep = Annotated[Service, Depends(get_service)]
+
+
+async def optional_player(
+    service: ServiceDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str | None:
+    """The caller's player id, ``None`` without a token; a 401 for a token nobody holds."""
+    if credentials is None:
+        return None
+    player = await service.tokens.player(credentials.credentials)
+    if player is None:
+        raise ApiError(401, "unauthorized", "unknown or expired token")
+    return player
+
+
+async def current_player(
+    player: Annotated[str | None, Depends(optional_player)],
+) -> str:
+    """The caller's player id; a 401 without a token."""
+    if player is None:
+        raise ApiError(401, "unauthorized", "send 'Authorization: Bearer <token>'")
+    return player
+
+
+CurrentPlayer = Annotated[str, Depends(current_player)]
+OptionalPlayer = Annotated[str | None, Depends(optional_player)]

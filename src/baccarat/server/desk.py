@@ -1,0 +1,125 @@
+"""The bet desk: group commit of bet requests.
+
+Requests wait in a queue; the desk takes everything waiting (up to ``max_batch``) and runs
+it as one database transaction in the writer thread. One durable commit acknowledges the
+whole batch, so the commit's fsync is paid once per batch, not once per bet. A request is
+answered only after the commit that holds it.
+
+If a batch fails as a whole (a database error), each of its requests is retried alone, so
+one bad request cannot sink the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from baccarat.rulesets import RuleSet
+from baccarat.server.runner import StoreRunner
+from baccarat.store.wagers import BetOrder, BetReceipt, BetRefusal, place_batch
+
+__all__ = ["BetDesk"]
+
+log = logging.getLogger("baccarat.server")
+
+
+@dataclass
+class _Pending:
+    order: BetOrder
+    future: asyncio.Future[BetReceipt | BetRefusal]
+
+
+class BetDesk:
+    """Queue bet orders and commit them in batches."""
+
+    def __init__(
+        self,
+        runner: StoreRunner,
+        rulesets: Callable[[], Mapping[str, RuleSet]],
+        *,
+        max_batch: int = 512,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> None:
+        self.runner = runner
+        self.rulesets = rulesets
+        self.max_batch = max_batch
+        self.on_batch = on_batch
+        self._queue: list[_Pending] = []
+        #: Each player's open stakes per spot on a round, as committed receipts left them:
+        #: the desk is the only writer of bets, so this spares re-summing a busy round.
+        self._placed: dict[tuple[int, str], dict[str, int]] = {}
+        self._ready = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="bet-desk")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    def forget(self, round_id: int, player_id: str) -> None:
+        """Drop what the desk remembers of a player's stakes on a round (a write went around it)."""
+        self._placed.pop((round_id, player_id), None)
+
+    async def submit(self, order: BetOrder) -> BetReceipt | BetRefusal:
+        """Queue an order; returns once it is committed (or refused)."""
+        future: asyncio.Future[BetReceipt | BetRefusal] = asyncio.get_running_loop().create_future()
+        self._queue.append(_Pending(order, future))
+        self._ready.set()
+        return await future
+
+    async def _run(self) -> None:
+        while True:
+            await self._ready.wait()
+            batch = self._queue[: self.max_batch]
+            del self._queue[: self.max_batch]
+            if not self._queue:
+                self._ready.clear()
+            if batch:
+                await self._commit(batch)
+
+    async def _commit(self, batch: list[_Pending]) -> None:
+        rulesets = dict(self.rulesets())
+        orders = [item.order for item in batch]
+        known = {
+            key: self._placed[key]
+            for key in {(o.round_id, o.player_id) for o in orders}
+            if key in self._placed
+        }
+        try:
+            results = await self.runner.write(lambda c: place_batch(c, orders, rulesets, known))
+        except Exception:
+            log.exception("a bet batch of %d failed; retrying its requests one by one", len(batch))
+            self._placed.clear()
+            for item in batch:
+                await self._commit_one(item, rulesets)
+            return
+        if self.on_batch is not None:
+            self.on_batch(len(batch))
+        self._remember(orders, results)
+        for item, result in zip(batch, results, strict=True):
+            if not item.future.done():
+                item.future.set_result(result)
+
+    def _remember(self, orders: list[BetOrder], results: list[BetReceipt | BetRefusal]) -> None:
+        if len(self._placed) > 100_000:
+            self._placed.clear()  # old rounds' entries; anything missing is read again
+        for order, result in zip(orders, results, strict=True):
+            if isinstance(result, BetReceipt) and not result.replayed:
+                self._placed[(order.round_id, order.player_id)] = dict(result.bets)
+
+    async def _commit_one(self, item: _Pending, rulesets: Mapping[str, RuleSet]) -> None:
+        try:
+            [result] = await self.runner.write(lambda c: place_batch(c, [item.order], rulesets))
+        except Exception as error:
+            if not item.future.done():
+                item.future.set_exception(error)
+            return
+        if not item.future.done():
+            item.future.set_result(result)

@@ -1,0 +1,103 @@
+"""API errors: every refusal is ``{"error": {"code": ..., "message": ...}}`` with a 4xx status.
+
+A handler raises ``ApiError``; validation errors of FastAPI and Starlette's HTTP errors are
+reshaped to the same body, so a client reads one error format everywhere.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+
+__all__ = ["ApiError", "error_body", "install_error_handlers"]
+
+log = logging.getLogger("baccarat.server")
+
+
+class ApiError(Exception):
+    """A refusal with its HTTP status, a stable code and a message for people."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def error_body(code: str, message: str) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message}}
+
+
+_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    409: "conflict",
+    422: "invalid_request",
+}
+
+
+#: What FastAPI says (as a 400) when it cannot decode a request body at all.
+_UNREADABLE_BODY = "There was an error parsing the body"
+
+
+def _describe(error: dict[str, Any]) -> str:
+    where = ".".join(str(part) for part in error.get("loc", ()) if part != "body")
+    return f"{where}: {error.get('msg', 'invalid')}" if where else str(error.get("msg", "invalid"))
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    """Route every error through the one error body."""
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
+        return JSONResponse(error_body(error.code, error.message), status_code=error.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
+        details = error.errors()
+        message = "; ".join(_describe(dict(item)) for item in details[:3]) or "invalid request"
+        return JSONResponse(error_body("invalid_request", message), status_code=422)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _database(_request: Request, error: SQLAlchemyError) -> JSONResponse:
+        log.error("database error: %s", error)
+        return JSONResponse(
+            error_body("database_unavailable", "the database did not answer; try again"),
+            status_code=503,
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:
+        if error.status_code == 400 and error.detail == _UNREADABLE_BODY:
+            # A body that is not even text is invalid like any other bad body: one code, 422.
+            return JSONResponse(
+                error_body("invalid_request", "the body is not valid JSON"), status_code=422
+            )
+        code = _CODES.get(error.status_code, "error")
+        headers = dict(getattr(error, "headers", None) or {})
+        if error.status_code == 405:
+            # Starlette names only the first route of the path; a path may have several.
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return JSONResponse(
+            error_body(code, str(error.detail)), status_code=error.status_code, headers=headers
+        )
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (routers nest, so ask each by method)."""
+    allowed = []
+    for method in ("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"):
+        scope = {**request.scope, "method": method}
+        if any(route.matches(scope)[0] is Match.FULL for route in request.app.routes):
+            allowed.append(method)
+    return allowed

@@ -1,0 +1,17 @@
+"""One router per resource: players, tables, bets, rounds, shoes, health, the table feed."""
+
+from __future__ import annotations
+
+from baccarat.server.routers import bets, feed, health, players, rounds, shoes, tables
+
+ROUTERS = (
+    players.router,
+    tables.router,
+    bets.router,
+    rounds.router,
+    shoes.router,
+    health.router,
+    feed.router,
+)
+
+__all__ = ["ROUTERS"]

@@ -1,0 +1,78 @@
+"""``/api/rounds/{round_id}``: a round's revealed cards, its winner, and the caller's bets."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+from sqlalchemy import Connection
+
+from baccarat.coup import deal
+from baccarat.server.clock import iso_utc
+from baccarat.server.deps import OptionalPlayer, ServiceDep
+from baccarat.server.errors import ApiError
+from baccarat.server.models import MAX_INT, RoundView
+from baccarat.server.routers.responses import errors
+from baccarat.store.rounds import RoundRow, get_round
+from baccarat.store.wagers import player_round_bets
+from baccarat.table import Phase, reveal_order
+
+router = APIRouter(tags=["rounds"])
+
+
+@router.get(
+    "/api/rounds/{round_id}",
+    responses=errors(401, 404, 422),
+    # The token is optional here: without one, the round is shown without anyone's bets.
+    openapi_extra={"security": [{}]},
+)
+async def get_round_view(
+    round_id: Annotated[int, Path(ge=1, le=MAX_INT)],
+    player: OptionalPlayer,
+    service: ServiceDep,
+) -> RoundView:
+    """A round: only the cards revealed so far, the winner once all are, your bets if you send a token."""
+
+    def run(c: Connection) -> tuple[RoundRow | None, list[dict[str, Any]]]:
+        row = get_round(c, round_id)
+        mine = player_round_bets(c, round_id, player) if row is not None and player else []
+        return row, mine
+
+    row, mine = await service.runner.read(run)
+    if row is None:
+        raise ApiError(404, "round_not_found", f"there is no round {round_id}")
+    cards: list[dict[str, Any]] = []
+    winner = player_total = banker_total = None
+    if row.phase is Phase.SETTLED and row.cards is not None:
+        coup = deal(row.cards)
+        cards = [card.to_json() for card in reveal_order(coup)]
+        winner, player_total, banker_total = (
+            coup.winner.value,
+            coup.player_total,
+            coup.banker_total,
+        )
+    else:
+        live = service.tables.get(row.table_id)
+        # A round still in play shows only what its table has revealed (never the stored cards).
+        if live is not None and live.round is not None and live.round.id == row.id:
+            cards = [card.to_json() for card in live.revealed]
+            if live.result is not None:
+                winner = live.result["winner"]
+                player_total = live.result["player_total"]
+                banker_total = live.result["banker_total"]
+    return RoundView.model_validate(
+        {
+            "id": row.id,
+            "table_id": row.table_id,
+            "shoe_id": row.shoe_id,
+            "number": row.number,
+            "phase": row.phase.value,
+            "closes_at": iso_utc(row.closes_at),
+            "cards": cards,
+            "winner": winner,
+            "player_total": player_total,
+            "banker_total": banker_total,
+            "void_reason": row.void_reason,
+            "bets": mine,
+        }
+    )

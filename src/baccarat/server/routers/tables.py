@@ -1,0 +1,27 @@
+"""``/api/tables``: rules, limits, pay tables, the round in play, revealed cards, roads, shoe."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Path
+
+from baccarat.server.deps import ServiceDep
+from baccarat.server.models import TableView
+from baccarat.server.routers.responses import errors
+
+router = APIRouter(tags=["tables"])
+
+TableId = Annotated[str, Path(max_length=64, description="A table id, e.g. 'standard'.")]
+
+
+@router.get("/api/tables")
+async def list_tables(service: ServiceDep) -> list[TableView]:
+    """Every table of this server."""
+    return [TableView.model_validate(live.snapshot()) for live in service.tables.values()]
+
+
+@router.get("/api/tables/{table_id}", responses=errors(404, 422))
+async def get_table(table_id: TableId, service: ServiceDep) -> TableView:
+    """One table as a newcomer sees it (the same object as the feed's snapshot)."""
+    return TableView.model_validate(service.table(table_id).snapshot())

@@ -1,0 +1,140 @@
+"""The running service: database, bet desk, live tables and their dealers, metrics.
+
+One ``Service`` lives on ``app.state.service``; the routers reach it through ``deps``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+
+from sqlalchemy import Connection
+
+from baccarat.rulesets import RuleSet, load_ruleset
+from baccarat.server.auth import TokenBook
+from baccarat.server.clock import Clock
+from baccarat.server.collector import QuietCollector
+from baccarat.server.config import ServerConfig
+from baccarat.server.dealer import Dealer
+from baccarat.server.desk import BetDesk
+from baccarat.server.errors import ApiError
+from baccarat.server.live import LiveTable
+from baccarat.server.metrics import Metrics
+from baccarat.server.pause import PauseHook
+from baccarat.server.runner import StoreRunner
+from baccarat.store import Database, upgrade
+from baccarat.store.clock import db_now
+from baccarat.store.shoes import register_table
+from baccarat.table import Phase
+
+__all__ = ["Service"]
+
+log = logging.getLogger("baccarat.server")
+
+
+class Service:
+    """Everything one server holds while it runs."""
+
+    def __init__(self, config: ServerConfig, clock: Clock, pause: PauseHook) -> None:
+        self.config = config
+        self.clock = clock
+        self.pause = pause
+        self.metrics = Metrics()
+        self.tables: dict[str, LiveTable] = {}
+        self.dealers: dict[str, Dealer] = {}
+        self._tasks: list[asyncio.Task[None]] = []
+        self._runner: StoreRunner | None = None
+        self._desk: BetDesk | None = None
+        self._tokens: TokenBook | None = None
+        self._collector: QuietCollector | None = None
+
+    @property
+    def runner(self) -> StoreRunner:
+        assert self._runner is not None, "the service is not started"
+        return self._runner
+
+    @property
+    def desk(self) -> BetDesk:
+        assert self._desk is not None, "the service is not started"
+        return self._desk
+
+    @property
+    def tokens(self) -> TokenBook:
+        assert self._tokens is not None, "the service is not started"
+        return self._tokens
+
+    @property
+    def dialect(self) -> str:
+        return self.runner.database.dialect
+
+    def rulesets(self) -> dict[str, RuleSet]:
+        """The rules each table deals by now (its current shoe's)."""
+        return {table_id: live.ruleset for table_id, live in self.tables.items()}
+
+    def table(self, table_id: str) -> LiveTable:
+        """The live table, or a 404."""
+        live = self.tables.get(table_id)
+        if live is None:
+            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
+        return live
+
+    async def start(self) -> None:
+        """Open and migrate the database, register the tables, start the desk and the dealers."""
+        database = Database(self.config.database_url)
+        await asyncio.to_thread(database.ping)
+        await asyncio.to_thread(upgrade, database)
+        self._runner = StoreRunner(database)
+        self._tokens = TokenBook(self._runner)
+        self._desk = BetDesk(
+            self._runner,
+            self.rulesets,
+            max_batch=self.config.max_batch,
+            on_batch=self.metrics.batch_size.observe,
+        )
+        rulesets = {s.table_id: load_ruleset(s.ruleset) for s in self.config.tables}
+
+        def register(c: Connection) -> None:
+            now = db_now(c)
+            for settings in self.config.tables:
+                register_table(c, settings.table_id, settings.ruleset, settings.to_json(), now)
+
+        await self.runner.write(register)
+        self._desk.start()
+        for settings in self.config.tables:
+            live = LiveTable(settings, rulesets[settings.table_id], self.clock)
+            dealer = Dealer(
+                live, rulesets[settings.table_id], self.runner, self.clock, self.metrics, self.pause
+            )
+            self.tables[settings.table_id] = live
+            self.dealers[settings.table_id] = dealer
+            self._tasks.append(
+                asyncio.create_task(dealer.run(), name=f"dealer-{settings.table_id}")
+            )
+        # Serve once every table has finished its recovery, so no request sees a stale round.
+        await asyncio.gather(*(dealer.ready.wait() for dealer in self.dealers.values()))
+        self._collector = QuietCollector(
+            self.nobody_betting, self.clock, on_pause=self.metrics.gc_pause.observe
+        )
+        self._collector.install()  # what start-up built is long-lived: freeze it now
+        self._tasks.append(asyncio.create_task(self._collector.run(), name="quiet-collector"))
+
+    def nobody_betting(self) -> bool:
+        """No table is open for bets right now."""
+        return all(live.phase is not Phase.OPEN for live in self.tables.values())
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._desk is not None:
+            await self._desk.stop()
+        for live in self.tables.values():
+            for client in list(live.clients):
+                client.drop(1001, "the server is stopping")
+        if self._collector is not None:
+            self._collector.uninstall()
+        if self._runner is not None:
+            await asyncio.to_thread(self._runner.close)

@@ -1,0 +1,137 @@
+"""Registered players: a username and a password hash, expiring session tokens, the cashier.
+
+A registered player is a ``players`` row like a guest (its own token hash is of a random
+secret never shown) plus a ``logins`` row. Logging in opens an ``auth_sessions`` row
+holding the SHA-256 of a fresh bearer token and its expiry; logging out or a break ends it.
+The cashier moves play money between the player and the ``world`` account, in the ledger.
+
+>>> normalize_username("  Alice_01 ")
+'alice_01'
+>>> normalize_username("a b")
+Traceback (most recent call last):
+...
+ValueError: a username is 3 to 32 characters: letters, digits, '.', '_' or '-'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, select, update
+
+from baccarat.store.ledger import WORLD, Transaction, balances, player_account, post
+from baccarat.store.players import create_player, new_token, token_hash
+from baccarat.store.responsible import CASHIER
+from baccarat.store.schema import auth_sessions, logins
+
+__all__ = [
+    "Login",
+    "UsernameTakenError",
+    "cashier",
+    "end_sessions",
+    "find_login",
+    "normalize_username",
+    "open_session",
+    "register",
+    "session_player",
+]
+
+_USERNAME = re.compile(r"[a-z0-9._-]{3,32}")
+
+
+class UsernameTakenError(ValueError):
+    """The username is registered already."""
+
+
+def normalize_username(username: str) -> str:
+    """The stored form of a username (trimmed, lower case), or ``ValueError``."""
+    name = username.strip().lower()
+    if not _USERNAME.fullmatch(name):
+        raise ValueError("a username is 3 to 32 characters: letters, digits, '.', '_' or '-'")
+    return name
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    """A registered player's login row."""
+
+    player_id: str
+    username: str
+    password_hash: str
+    last_login_at: int | None
+
+
+def register(connection: Connection, username: str, password_hash: str, at: int) -> str:
+    """A new registered player with no money yet; returns its id."""
+    name = normalize_username(username)
+    if find_login(connection, name) is not None:
+        raise UsernameTakenError(f"the username {name!r} is taken")
+    player_id = create_player(connection, new_token(), 0, at)
+    connection.execute(
+        logins.insert().values(
+            player_id=player_id, username=name, password_hash=password_hash, created_at=at
+        )
+    )
+    return player_id
+
+
+def find_login(connection: Connection, username: str) -> Login | None:
+    """The login of ``username`` (any case), or ``None``."""
+    query = select(logins).where(logins.c.username == username.strip().lower())
+    row = connection.execute(query).first()
+    if row is None:
+        return None
+    return Login(row.player_id, row.username, row.password_hash, row.last_login_at)
+
+
+def open_session(connection: Connection, player_id: str, at: int, ttl_ms: int) -> tuple[str, int]:
+    """A fresh session token valid for ``ttl_ms`` and its expiry; records the login time."""
+    token = new_token()
+    expires = at + ttl_ms
+    connection.execute(
+        auth_sessions.insert().values(
+            token_hash=token_hash(token), player_id=player_id, created_at=at, expires_at=expires
+        )
+    )
+    connection.execute(
+        update(logins).where(logins.c.player_id == player_id).values(last_login_at=at)
+    )
+    return token, expires
+
+
+def session_player(connection: Connection, token: str, now: int) -> tuple[str, int] | None:
+    """The player of a live (not ended, not expired) session token, and its expiry."""
+    query = select(auth_sessions.c.player_id, auth_sessions.c.expires_at).where(
+        auth_sessions.c.token_hash == token_hash(token),
+        auth_sessions.c.ended_at.is_(None),
+        auth_sessions.c.expires_at > now,
+    )
+    row = connection.execute(query).first()
+    return None if row is None else (row.player_id, int(row.expires_at))
+
+
+def end_sessions(
+    connection: Connection, player_id: str, at: int, *, token: str | None = None
+) -> int:
+    """End the player's live sessions (or only the one of ``token``); how many ended."""
+    query = update(auth_sessions).where(
+        auth_sessions.c.player_id == player_id, auth_sessions.c.ended_at.is_(None)
+    )
+    if token is not None:
+        query = query.where(auth_sessions.c.token_hash == token_hash(token))
+    return connection.execute(query.values(ended_at=at)).rowcount
+
+
+def cashier(connection: Connection, player_id: str, amount: int, at: int) -> int:
+    """Deposit (``amount`` > 0) or withdraw (< 0) play money; returns the new balance.
+
+    Raises ``ValueError`` for a withdrawal larger than the balance (nothing is written).
+    """
+    account = player_account(player_id)
+    balance = balances(connection, [account], lock=True).get(account, 0)
+    if amount < 0 and -amount > balance:
+        raise ValueError(f"you cannot withdraw {-amount}: the balance is {balance}")
+    kind = "deposit" if amount > 0 else "withdrawal"
+    post(connection, [Transaction(kind, [(WORLD, -amount), (account, amount)], memo=CASHIER)], at)
+    return balance + amount

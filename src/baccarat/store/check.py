@@ -1,0 +1,206 @@
+"""``ledger check``: the invariants of the ledger and the bets, recomputed from the rows.
+
+1. every ledger transaction has entries and they sum to zero;
+2. all accounts together sum to zero;
+3. every cached balance equals the sum of its account's entries;
+4. no player's balance is negative;
+5. every bet of a finished round has exactly one outcome (settled, voided or undone), and
+   no bet of a round still in play has been settled;
+6. each table's stake account holds exactly the stakes still in play;
+7. every settlement pays what the shoe's rules pay on the round's cards.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, func, select
+
+from baccarat.cards import parse_cards
+from baccarat.coup import deal
+from baccarat.store.ledger import stake_account
+from baccarat.store.rules import ruleset_from_toml
+from baccarat.store.schema import (
+    accounts,
+    bet_outcomes,
+    bets,
+    ledger_entries,
+    ledger_transactions,
+    rounds,
+    shoes,
+)
+from baccarat.table import Phase
+
+__all__ = ["LedgerReport", "check_ledger"]
+
+_FINAL = [Phase.SETTLED.value, Phase.VOIDED.value]
+
+
+@dataclass
+class LedgerReport:
+    """The figures of the ledger and every problem found (empty lists when all is well)."""
+
+    transactions: int = 0
+    entries: int = 0
+    accounts: int = 0
+    total: int = 0
+    players: int = 0
+    player_money: int = 0
+    house: int = 0
+    in_play: int = 0
+    bets: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    unbalanced: list[str] = field(default_factory=list)
+    empty_transactions: list[str] = field(default_factory=list)
+    stale_balances: list[str] = field(default_factory=list)
+    negative_players: list[str] = field(default_factory=list)
+    unsettled_bets: list[int] = field(default_factory=list)
+    early_outcomes: list[int] = field(default_factory=list)
+    stake_mismatches: list[str] = field(default_factory=list)
+    wrong_payouts: list[str] = field(default_factory=list)
+
+    @property
+    def problems(self) -> dict[str, list[str] | list[int]]:
+        found: dict[str, list[str] | list[int]] = {
+            "transactions that do not sum to zero": self.unbalanced,
+            "transactions without entries": self.empty_transactions,
+            "cached balances that differ from their entries": self.stale_balances,
+            "players with a negative balance": self.negative_players,
+            "bets of finished rounds without an outcome": self.unsettled_bets,
+            "bets settled before their round was dealt": self.early_outcomes,
+            "stake accounts that differ from the stakes in play": self.stake_mismatches,
+            "settlements that differ from the rules": self.wrong_payouts,
+        }
+        if self.total != 0:
+            found["all accounts together do not sum to zero"] = [str(self.total)]
+        return {name: items for name, items in found.items() if items}
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def check_ledger(connection: Connection) -> LedgerReport:
+    """Check every invariant over the whole database (read-only)."""
+    report = LedgerReport()
+    c = connection
+    report.transactions = c.scalar(select(func.count()).select_from(ledger_transactions)) or 0
+    report.entries = c.scalar(select(func.count()).select_from(ledger_entries)) or 0
+    report.accounts = c.scalar(select(func.count()).select_from(accounts)) or 0
+    report.total = int(c.scalar(select(func.coalesce(func.sum(ledger_entries.c.amount), 0))) or 0)
+
+    sums = (
+        select(ledger_entries.c.txn_id, func.sum(ledger_entries.c.amount).label("total"))
+        .group_by(ledger_entries.c.txn_id)
+        .having(func.sum(ledger_entries.c.amount) != 0)
+    )
+    report.unbalanced = [row.txn_id for row in c.execute(sums)]
+    empty = (
+        select(ledger_transactions.c.id)
+        .select_from(
+            ledger_transactions.outerjoin(
+                ledger_entries, ledger_entries.c.txn_id == ledger_transactions.c.id
+            )
+        )
+        .where(ledger_entries.c.id.is_(None))
+    )
+    report.empty_transactions = list(c.scalars(empty))
+
+    summed = func.coalesce(func.sum(ledger_entries.c.amount), 0)
+    per_account = (
+        select(accounts.c.id, accounts.c.kind, accounts.c.balance, summed.label("summed"))
+        .select_from(
+            accounts.outerjoin(ledger_entries, ledger_entries.c.account_id == accounts.c.id)
+        )
+        .group_by(accounts.c.id, accounts.c.kind, accounts.c.balance)
+    )
+    stake_balances: dict[str, int] = {}
+    for row in c.execute(per_account):
+        money = int(row.summed)
+        if int(row.balance) != money:
+            report.stale_balances.append(f"{row.id}: cached {row.balance}, entries {money}")
+        if row.kind == "player":
+            report.players += 1
+            report.player_money += money
+            if money < 0:
+                report.negative_players.append(f"{row.id}: {money}")
+        elif row.kind == "house":
+            report.house += money
+        elif row.kind == "stake":
+            stake_balances[row.id] = money
+            report.in_play += money
+
+    report.bets = c.scalar(select(func.count()).select_from(bets)) or 0
+    kinds = select(bet_outcomes.c.kind, func.count()).group_by(bet_outcomes.c.kind)
+    report.outcomes = {kind: int(n) for kind, n in c.execute(kinds)}
+    unsettled = (
+        select(bets.c.id)
+        .select_from(
+            bets.join(rounds, rounds.c.id == bets.c.round_id).outerjoin(
+                bet_outcomes, bet_outcomes.c.bet_id == bets.c.id
+            )
+        )
+        .where(rounds.c.phase.in_(_FINAL), bet_outcomes.c.bet_id.is_(None))
+    )
+    report.unsettled_bets = list(c.scalars(unsettled))
+    early = (
+        select(bet_outcomes.c.bet_id)
+        .select_from(bet_outcomes.join(rounds, rounds.c.id == bet_outcomes.c.round_id))
+        .where(bet_outcomes.c.kind == "settled", rounds.c.phase != Phase.SETTLED.value)
+    )
+    report.early_outcomes = list(c.scalars(early))
+
+    in_play = (
+        select(bets.c.table_id, func.sum(bets.c.stake))
+        .select_from(bets.outerjoin(bet_outcomes, bet_outcomes.c.bet_id == bets.c.id))
+        .where(bet_outcomes.c.bet_id.is_(None))
+        .group_by(bets.c.table_id)
+    )
+    staked = {stake_account(table): int(total) for table, total in c.execute(in_play)}
+    for account in sorted(set(stake_balances) | set(staked)):
+        if stake_balances.get(account, 0) != staked.get(account, 0):
+            report.stake_mismatches.append(
+                f"{account}: holds {stake_balances.get(account, 0)}, "
+                f"stakes in play {staked.get(account, 0)}"
+            )
+    report.wrong_payouts = _check_payouts(c)
+    return report
+
+
+def _check_payouts(c: Connection) -> list[str]:
+    """Re-settle every settled spot (a player's whole stake on a bet) by the shoe's rules."""
+    query = (
+        select(
+            bets.c.round_id,
+            bets.c.player_id,
+            bets.c.spot,
+            func.sum(bets.c.stake).label("stake"),
+            func.sum(bet_outcomes.c.returned).label("returned"),
+        )
+        .select_from(bets.join(bet_outcomes, bet_outcomes.c.bet_id == bets.c.id))
+        .where(bet_outcomes.c.kind == "settled")
+        .group_by(bets.c.round_id, bets.c.player_id, bets.c.spot)
+    )
+    spots: dict[int, list[tuple[str, str, int, int]]] = defaultdict(list)
+    for row in c.execute(query):
+        spots[row.round_id].append((row.player_id, row.spot, int(row.stake), int(row.returned)))
+    if not spots:
+        return []
+    info = select(rounds.c.id, rounds.c.cards, shoes.c.ruleset_toml).select_from(
+        rounds.join(shoes, shoes.c.id == rounds.c.shoe_id)
+    )
+    wrong: list[str] = []
+    for round_id, cards, toml_text in c.execute(info.where(rounds.c.id.in_(list(spots)))):
+        if cards is None:
+            wrong.append(f"round {round_id}: settled without cards")
+            continue
+        coup = deal(parse_cards(cards))
+        ruleset = ruleset_from_toml(toml_text)
+        for player, spot, stake, returned in spots[round_id]:
+            due = ruleset.bet(spot).payout(coup).returned(stake) if ruleset.offers(spot) else None
+            if due != returned:
+                wrong.append(
+                    f"round {round_id}, player {player}, {spot}: paid {returned}, rules say {due}"
+                )
+    return wrong

@@ -1,0 +1,64 @@
+"""Players: a guest player is an id, the hash of a bearer token and a ledger account.
+
+The token is a random secret shown once; only its SHA-256 is stored (a 256-bit random
+token needs no slow password hash).
+
+>>> len(new_token()), token_hash("abc")[:8]
+(43, 'ba7816bf')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from sqlalchemy import Connection, select
+
+from baccarat.store.ledger import (
+    WORLD,
+    Transaction,
+    balances,
+    ensure_accounts,
+    new_id,
+    player_account,
+    post,
+)
+from baccarat.store.schema import players
+
+__all__ = ["create_player", "new_token", "player_balance", "player_by_token", "token_hash"]
+
+
+def new_token() -> str:
+    """A fresh bearer token (256 random bits, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def create_player(connection: Connection, token: str, credit: int, at: int) -> str:
+    """A new player holding ``credit`` minor units from the ``world`` account; returns its id."""
+    if credit < 0:
+        raise ValueError(f"a credit cannot be negative, not {credit}")
+    player_id = new_id()
+    account = player_account(player_id)
+    ensure_accounts(connection, {account: "player", WORLD: "world"}, at)
+    connection.execute(
+        players.insert().values(
+            id=player_id, token_hash=token_hash(token), account_id=account, created_at=at
+        )
+    )
+    if credit:
+        post(connection, [Transaction("deposit", [(WORLD, -credit), (account, credit)])], at)
+    return player_id
+
+
+def player_by_token(connection: Connection, token: str) -> str | None:
+    """The id of the player holding ``token``, or ``None``."""
+    query = select(players.c.id).where(players.c.token_hash == token_hash(token))
+    return connection.scalars(query).first()
+
+
+def player_balance(connection: Connection, player_id: str) -> int:
+    return balances(connection, [player_account(player_id)]).get(player_account(player_id), 0)

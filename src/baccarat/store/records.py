@@ -1,0 +1,70 @@
+"""The shoe record (``docs/shoe-record.md``) of a stored shoe, with every wager and its return.
+
+A wager in the record is one player's whole stake on one bet in one round (the unit the
+rules settle); voided and undone bets are not wagers of any coup.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from sqlalchemy import Connection, func, select
+
+from baccarat.coup import deal
+from baccarat.record import WagerEntry, build_record
+from baccarat.store.rounds import shoe_rounds
+from baccarat.store.rules import ruleset_from_toml
+from baccarat.store.schema import bet_outcomes, bets, rounds
+from baccarat.store.shoes import ShoeRow
+from baccarat.table import Phase
+
+__all__ = ["shoe_record"]
+
+
+def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
+    """The record of ``shoe``: revealed (server seed included) only if the shoe has ended."""
+    played = [
+        row
+        for row in shoe_rounds(connection, shoe.id)
+        if row.phase is Phase.SETTLED and row.cards is not None
+    ]
+    query = (
+        select(
+            bets.c.round_id,
+            bets.c.player_id,
+            bets.c.spot,
+            func.sum(bets.c.stake).label("stake"),
+            func.sum(bet_outcomes.c.returned).label("returned"),
+            func.max(bet_outcomes.c.result).label("result"),
+            func.max(bet_outcomes.c.event).label("event"),
+        )
+        .select_from(
+            bets.join(bet_outcomes, bet_outcomes.c.bet_id == bets.c.id).join(
+                rounds, rounds.c.id == bets.c.round_id
+            )
+        )
+        .where(rounds.c.shoe_id == shoe.id, bet_outcomes.c.kind == "settled")
+        .group_by(bets.c.round_id, bets.c.player_id, bets.c.spot)
+        .order_by(bets.c.round_id, bets.c.player_id, bets.c.spot)
+    )
+    wagers: dict[int, list[WagerEntry]] = defaultdict(list)
+    for row in connection.execute(query):
+        wagers[row.round_id].append(
+            WagerEntry(
+                row.player_id,
+                row.spot,
+                int(row.stake),
+                int(row.returned),
+                result=row.result,
+                event=row.event,
+            )
+        )
+    coups = [deal(row.cards) for row in played if row.cards is not None]
+    return build_record(
+        shoe.fair(),
+        ruleset_from_toml(shoe.ruleset_toml),
+        coups,
+        wagers=[wagers.get(row.id, []) for row in played],
+        revealed=shoe.ended,
+    )

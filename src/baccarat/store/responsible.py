@@ -1,0 +1,214 @@
+"""Responsible-gaming state as stored: a player's controls, recent activity, the bet gate.
+
+``player_controls`` holds the JSON of ``LimitSettings``, ``Breaks``, ``SessionSettings``
+and the running ``Session``. A player without a row has no controls (a guest who never
+set any): the bet path then skips the policy entirely, at the cost of one query per batch.
+
+The activity the limits are checked against is read from the ledger's own rows: one
+``Wager`` per bet of the last 31 days (its outcome's return once settled; voided and
+undone bets are left out: they risked nothing), one ``Deposit`` per cashier deposit.
+The guest demo credit is a ``deposit`` transaction without the cashier memo: not counted.
+
+The policy's clock is the server's injectable clock, installed on the database's engines
+with ``use_policy_clock``; without one, the database's clock is used.
+"""
+
+from __future__ import annotations
+
+import json
+import weakref
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, Engine, select
+
+from baccarat.responsible import (
+    NO_BREAKS,
+    NO_LIMITS,
+    Activity,
+    Breaks,
+    Deposit,
+    LimitSettings,
+    PlayerState,
+    Refusal,
+    Session,
+    SessionSettings,
+    Wager,
+    may_bet,
+)
+from baccarat.responsible.instants import from_epoch_ms, to_epoch_ms
+from baccarat.store.clock import db_now
+from baccarat.store.ledger import player_account
+from baccarat.store.schema import (
+    bet_outcomes,
+    bets,
+    ledger_entries,
+    ledger_transactions,
+    player_controls,
+)
+
+__all__ = [
+    "ACTIVITY_DAYS",
+    "CASHIER",
+    "BetGate",
+    "Controls",
+    "load_activity",
+    "load_controls",
+    "player_state",
+    "policy_now",
+    "save_controls",
+    "use_policy_clock",
+]
+
+#: The memo of a cashier transaction (deposit or withdrawal), unlike the guest demo credit.
+CASHIER = "cashier"
+#: How far back the activity is read: the longest limit window (30 days) and a margin.
+ACTIVITY_DAYS = 31
+
+_CLOCKS: weakref.WeakKeyDictionary[Engine, Callable[[], int]] = weakref.WeakKeyDictionary()
+
+
+def use_policy_clock(engines: Iterable[Engine], now_ms: Callable[[], int]) -> None:
+    """Make ``now_ms`` the policy's clock for transactions on these engines."""
+    for engine in engines:
+        _CLOCKS[engine] = now_ms
+
+
+def policy_now(connection: Connection) -> int:
+    """The policy's ``now`` in ms: the installed clock, else the database's."""
+    clock = _CLOCKS.get(connection.engine)
+    return clock() if clock is not None else db_now(connection)
+
+
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """A player's stored controls."""
+
+    limits: LimitSettings = NO_LIMITS
+    breaks: Breaks = NO_BREAKS
+    session_settings: SessionSettings = field(default_factory=SessionSettings)
+    session: Session | None = None
+
+
+def _controls(row: Any) -> Controls:
+    session = getattr(row, "session", None)
+    return Controls(
+        LimitSettings.from_json(json.loads(row.limits)),
+        Breaks.from_json(json.loads(row.breaks)),
+        SessionSettings.from_json(json.loads(row.session_settings)),
+        None if session is None else Session.from_json(json.loads(session)),
+    )
+
+
+def load_controls(
+    connection: Connection, player_ids: Iterable[str], *, lock: bool = False
+) -> dict[str, Controls]:
+    """The stored controls of the players named (players without a row are left out)."""
+    query = select(player_controls).where(player_controls.c.player_id.in_(sorted(set(player_ids))))
+    if lock and connection.dialect.name == "postgresql":
+        query = query.with_for_update()
+    return {row.player_id: _controls(row) for row in connection.execute(query)}
+
+
+def save_controls(connection: Connection, player_id: str, controls: Controls, at: int) -> None:
+    """Write a player's controls (insert or replace)."""
+    values = {
+        "limits": json.dumps(controls.limits.to_json(), sort_keys=True),
+        "breaks": json.dumps(controls.breaks.to_json(), sort_keys=True),
+        "session_settings": json.dumps(controls.session_settings.to_json(), sort_keys=True),
+        "session": None
+        if controls.session is None
+        else json.dumps(controls.session.to_json(), sort_keys=True),
+        "updated_at": at,
+    }
+    updated = connection.execute(
+        player_controls.update().where(player_controls.c.player_id == player_id).values(**values)
+    )
+    if updated.rowcount == 0:
+        connection.execute(player_controls.insert().values(player_id=player_id, **values))
+
+
+def load_activity(
+    connection: Connection, player_ids: Iterable[str], now: datetime
+) -> dict[str, Activity]:
+    """Each player's wagers and cashier deposits of the last ``ACTIVITY_DAYS`` days."""
+    ids = sorted(set(player_ids))
+    since = to_epoch_ms(now - timedelta(days=ACTIVITY_DAYS))
+    wagers: dict[str, list[Wager]] = {p: [] for p in ids}
+    query = (
+        select(
+            bets.c.player_id,
+            bets.c.stake,
+            bets.c.created_at,
+            bet_outcomes.c.kind,
+            bet_outcomes.c.returned,
+        )
+        .select_from(bets.outerjoin(bet_outcomes, bet_outcomes.c.bet_id == bets.c.id))
+        .where(bets.c.player_id.in_(ids), bets.c.created_at >= since)
+        .order_by(bets.c.id)
+    )
+    for row in connection.execute(query):
+        if row.kind in ("voided", "undone"):
+            continue
+        returned = int(row.returned) if row.kind == "settled" else None
+        wagers[row.player_id].append(Wager(from_epoch_ms(row.created_at), int(row.stake), returned))
+    accounts = {player_account(p): p for p in ids}
+    deposits: dict[str, list[Deposit]] = {p: [] for p in ids}
+    query_deposits = (
+        select(
+            ledger_entries.c.account_id, ledger_entries.c.amount, ledger_transactions.c.created_at
+        )
+        .select_from(
+            ledger_entries.join(
+                ledger_transactions, ledger_transactions.c.id == ledger_entries.c.txn_id
+            )
+        )
+        .where(
+            ledger_entries.c.account_id.in_(sorted(accounts)),
+            ledger_transactions.c.kind == "deposit",
+            ledger_transactions.c.memo == CASHIER,
+            ledger_transactions.c.created_at >= since,
+            ledger_entries.c.amount > 0,
+        )
+    )
+    for entry in connection.execute(query_deposits):
+        deposits[accounts[entry.account_id]].append(
+            Deposit(from_epoch_ms(entry.created_at), int(entry.amount))
+        )
+    return {p: Activity(tuple(wagers[p]), tuple(deposits[p])) for p in ids}
+
+
+def player_state(connection: Connection, player_id: str, now: datetime) -> PlayerState:
+    """One player's whole state for the policy (no controls: the defaults)."""
+    controls = load_controls(connection, [player_id]).get(player_id, Controls())
+    activity = load_activity(connection, [player_id], now)[player_id]
+    return PlayerState(controls.limits, controls.breaks, controls.session, activity)
+
+
+class BetGate:
+    """The policy on the bet path of one batch: states loaded once, wagers added as accepted."""
+
+    def __init__(self, connection: Connection, player_ids: Iterable[str]) -> None:
+        controls = load_controls(connection, player_ids)
+        self.states: dict[str, PlayerState] = {}
+        self.now = from_epoch_ms(0)
+        if controls:
+            self.now = from_epoch_ms(policy_now(connection))
+            activity = load_activity(connection, controls, self.now)
+            self.states = {
+                p: PlayerState(c.limits, c.breaks, c.session, activity[p])
+                for p, c in controls.items()
+            }
+
+    def refuse(self, player_id: str, total: int) -> Refusal | None:
+        """The policy's refusal of a request staking ``total``; else the stake is counted."""
+        state = self.states.get(player_id)
+        if state is None or total <= 0:
+            return None
+        refusal = may_bet(state, total, self.now)
+        if refusal is None:
+            activity = state.activity.with_wagers([Wager(self.now, total)])
+            self.states[player_id] = replace(state, activity=activity)
+        return refusal

@@ -1,0 +1,249 @@
+"""The database schema as SQLAlchemy Core tables (the migrations create exactly these).
+
+Money columns are ``BigInteger`` minor units; instants are ``BigInteger`` milliseconds since
+the Unix epoch (UTC), which compare the same way on SQLite and PostgreSQL.
+
+The ledger is append-only: ``ledger_transactions`` and ``ledger_entries`` are only ever
+inserted. ``accounts.balance`` is a cache of the sum of the account's entries, updated in
+the same transaction as the entries and checked by ``baccarat ledger check``. A bet ends in
+exactly one ``bet_outcomes`` row (its primary key is the bet's id): settled, voided or undone.
+
+>>> {"accounts", "ledger_entries", "bets", "bet_outcomes"} <= set(metadata.tables)
+True
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+__all__ = [
+    "accounts",
+    "audit_log",
+    "auth_sessions",
+    "bet_outcomes",
+    "bets",
+    "game_tables",
+    "idempotency_keys",
+    "ledger_entries",
+    "ledger_transactions",
+    "logins",
+    "metadata",
+    "player_controls",
+    "player_seeds",
+    "players",
+    "rounds",
+    "shoes",
+]
+
+metadata = MetaData(
+    naming_convention={
+        "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+        "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    # "world", "player:<id>", "stake:<table>", "house:<table>"
+    Column("id", String(100), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("balance", BigInteger, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+ledger_transactions = Table(
+    "ledger_transactions",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    # deposit, bet, undo, settle, void, correction
+    Column("kind", String(16), nullable=False),
+    Column("round_id", Integer, nullable=True),
+    Column("memo", String(200), nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+ledger_entries = Table(
+    "ledger_entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("txn_id", String(32), ForeignKey("ledger_transactions.id"), nullable=False),
+    Column("account_id", String(100), ForeignKey("accounts.id"), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Index(None, "txn_id"),
+    Index(None, "account_id"),
+)
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    # SHA-256 of the bearer token: the token itself is never stored.
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("account_id", String(100), ForeignKey("accounts.id"), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+game_tables = Table(
+    "game_tables",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("ruleset", String(200), nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+shoes = Table(
+    "shoes",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("table_id", String(64), ForeignKey("game_tables.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("algorithm", String(40), nullable=False),
+    Column("decks", Integer, nullable=False),
+    # The exact rules of this shoe (baccarat.record.ruleset_toml): a restart settles by them.
+    Column("ruleset_toml", Text, nullable=False),
+    Column("commitment", String(64), nullable=False),
+    # Secret until the shoe ends; only ever read by the dealer and, after the end, the API.
+    Column("server_seed", String(64), nullable=False),
+    # Fixed when the shoe's first betting window closes.
+    Column("client_seed", String(64), nullable=True),
+    Column("digest", String(64), nullable=True),
+    Column("status", String(8), nullable=False),
+    Column("started_at", BigInteger, nullable=False),
+    Column("ended_at", BigInteger, nullable=True),
+    Index(None, "table_id", "status"),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), ForeignKey("game_tables.id"), nullable=False),
+    Column("shoe_id", String(32), ForeignKey("shoes.id"), nullable=False),
+    Column("number", Integer, nullable=False),
+    Column("phase", String(8), nullable=False),
+    Column("opened_at", BigInteger, nullable=False),
+    Column("closes_at", BigInteger, nullable=False),
+    Column("closed_at", BigInteger, nullable=True),
+    # Card codes in deal order, stored before the first is revealed.
+    Column("cards", String(24), nullable=True),
+    Column("dealt_at", BigInteger, nullable=True),
+    Column("void_reason", String(200), nullable=True),
+    Column("finished_at", BigInteger, nullable=True),
+    Index(None, "table_id", "phase"),
+    Index(None, "shoe_id"),
+)
+
+bets = Table(
+    "bets",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", Integer, ForeignKey("rounds.id"), nullable=False),
+    Column("table_id", String(64), ForeignKey("game_tables.id"), nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("spot", String(32), nullable=False),
+    Column("stake", BigInteger, nullable=False),
+    Column("txn_id", String(32), ForeignKey("ledger_transactions.id"), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index(None, "round_id", "player_id"),
+    Index(None, "player_id", "table_id", "round_id"),
+)
+
+bet_outcomes = Table(
+    "bet_outcomes",
+    metadata,
+    Column("bet_id", Integer, ForeignKey("bets.id"), primary_key=True),
+    Column("round_id", Integer, ForeignKey("rounds.id"), nullable=False),
+    # settled, voided, undone
+    Column("kind", String(8), nullable=False),
+    Column("event", String(32), nullable=True),
+    Column("result", String(8), nullable=True),
+    Column("returned", BigInteger, nullable=False),
+    Column("txn_id", String(32), ForeignKey("ledger_transactions.id"), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Index(None, "round_id"),
+)
+
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("key", String(200), primary_key=True),
+    Column("request_hash", String(64), nullable=False),
+    Column("response", Text, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+player_seeds = Table(
+    "player_seeds",
+    metadata,
+    Column("shoe_id", String(32), ForeignKey("shoes.id"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+
+# Issue 8 (migration 0002): registered logins, expiring sessions, responsible-gaming state,
+# the audit log.
+
+logins = Table(
+    "logins",
+    metadata,
+    # A registered player: the username (lower case) and the argon2id hash of the password.
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("username", String(40), nullable=False, unique=True),
+    Column("password_hash", String(200), nullable=False),
+    Column("last_login_at", BigInteger, nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+)
+
+auth_sessions = Table(
+    "auth_sessions",
+    metadata,
+    # SHA-256 of the session's bearer token, as for guests: the token is never stored.
+    Column("token_hash", String(64), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("ended_at", BigInteger, nullable=True),
+    Index(None, "player_id"),
+)
+
+player_controls = Table(
+    "player_controls",
+    metadata,
+    # JSON of baccarat.responsible's LimitSettings, Breaks, SessionSettings and Session.
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("limits", Text, nullable=False),
+    Column("breaks", Text, nullable=False),
+    Column("session_settings", Text, nullable=False),
+    Column("session", Text, nullable=True),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
+audit_log = Table(
+    "audit_log",
+    metadata,
+    # Append-only and hash-chained (baccarat.audit): never updated, never deleted.
+    Column("seq", Integer, primary_key=True, autoincrement=False),
+    Column("time", String(32), nullable=False),
+    Column("actor", String(100), nullable=False),
+    Column("action", String(40), nullable=False),
+    Column("details", Text, nullable=False),
+    Column("prev_hash", String(64), nullable=False),
+    Column("hash", String(64), nullable=False),
+)

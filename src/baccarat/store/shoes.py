@@ -1,0 +1,210 @@
+"""Game tables and their shoes: registration, the shoe's secret and public parts, its end.
+
+A shoe row holds the server seed from the start (a restart must deal the same order),
+but only ``public`` fields leave the server until the shoe has ended.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, func, select, update
+
+from baccarat.fair import ALGORITHM, FairShoe, table_client_seed
+from baccarat.store.ledger import ensure_accounts, house_account, stake_account
+from baccarat.store.schema import game_tables, player_seeds, shoes
+
+__all__ = [
+    "ShoeRow",
+    "add_player_seed",
+    "end_shoe",
+    "fix_client_seed",
+    "get_shoe",
+    "last_ended_shoe",
+    "open_shoe",
+    "register_table",
+    "start_shoe",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class ShoeRow:
+    """A shoe as stored."""
+
+    id: str
+    table_id: str
+    number: int
+    decks: int
+    ruleset_toml: str
+    commitment: str
+    server_seed: bytes
+    client_seed: str | None
+    digest: str | None
+    status: str
+    started_at: int
+    ended_at: int | None
+
+    @property
+    def ended(self) -> bool:
+        return self.status == "ended"
+
+    def fair(self) -> FairShoe:
+        """The fair shoe (only once the client seed is fixed)."""
+        if self.client_seed is None:
+            raise ValueError(f"shoe {self.id}: the client seed is not fixed yet")
+        return FairShoe(self.server_seed, self.client_seed, self.id, self.decks)
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see: the server seed and digest only after the end."""
+        data: dict[str, Any] = {
+            "id": self.id,
+            "table_id": self.table_id,
+            "number": self.number,
+            "algorithm": ALGORITHM,
+            "decks": self.decks,
+            "commitment": self.commitment,
+            "client_seed": self.client_seed,
+            "status": self.status,
+        }
+        if self.ended:
+            data["server_seed"] = self.server_seed.hex()
+            data["digest"] = self.digest
+        return data
+
+
+def _row(row: Any) -> ShoeRow:
+    return ShoeRow(
+        id=row.id,
+        table_id=row.table_id,
+        number=row.number,
+        decks=row.decks,
+        ruleset_toml=row.ruleset_toml,
+        commitment=row.commitment,
+        server_seed=bytes.fromhex(row.server_seed),
+        client_seed=row.client_seed,
+        digest=row.digest,
+        status=row.status,
+        started_at=row.started_at,
+        ended_at=row.ended_at,
+    )
+
+
+def register_table(
+    connection: Connection, table_id: str, ruleset: str, settings: dict[str, Any], at: int
+) -> None:
+    """Create the table's row and its stake and house accounts, or refresh its settings."""
+    ensure_accounts(
+        connection, {stake_account(table_id): "stake", house_account(table_id): "house"}, at
+    )
+    exists = connection.scalar(select(game_tables.c.id).where(game_tables.c.id == table_id))
+    values = {"ruleset": ruleset, "settings": json.dumps(settings, sort_keys=True)}
+    if exists is None:
+        connection.execute(game_tables.insert().values(id=table_id, created_at=at, **values))
+    else:
+        connection.execute(update(game_tables).where(game_tables.c.id == table_id).values(**values))
+
+
+def start_shoe(
+    connection: Connection,
+    *,
+    shoe_id: str,
+    table_id: str,
+    decks: int,
+    ruleset_toml: str,
+    server_seed: bytes,
+    commitment: str,
+    at: int,
+) -> ShoeRow:
+    """Store a new shoe: its commitment is public from now on, its seed secret until the end."""
+    number = (
+        connection.scalar(select(func.max(shoes.c.number)).where(shoes.c.table_id == table_id)) or 0
+    ) + 1
+    connection.execute(
+        shoes.insert().values(
+            id=shoe_id,
+            table_id=table_id,
+            number=number,
+            algorithm=ALGORITHM,
+            decks=decks,
+            ruleset_toml=ruleset_toml,
+            commitment=commitment,
+            server_seed=server_seed.hex(),
+            client_seed=None,
+            digest=None,
+            status="open",
+            started_at=at,
+            ended_at=None,
+        )
+    )
+    shoe = get_shoe(connection, shoe_id)
+    assert shoe is not None
+    return shoe
+
+
+def get_shoe(connection: Connection, shoe_id: str, *, lock: bool = False) -> ShoeRow | None:
+    query = select(shoes).where(shoes.c.id == shoe_id)
+    if lock and connection.dialect.name == "postgresql":
+        query = query.with_for_update()
+    row = connection.execute(query).first()
+    return None if row is None else _row(row)
+
+
+def open_shoe(connection: Connection, table_id: str) -> ShoeRow | None:
+    """The table's shoe in play, if any."""
+    query = select(shoes).where(shoes.c.table_id == table_id, shoes.c.status == "open")
+    row = connection.execute(query.order_by(shoes.c.number.desc())).first()
+    return None if row is None else _row(row)
+
+
+def last_ended_shoe(connection: Connection, table_id: str) -> ShoeRow | None:
+    """The table's most recent ended shoe, if any."""
+    query = select(shoes).where(shoes.c.table_id == table_id, shoes.c.status == "ended")
+    row = connection.execute(query.order_by(shoes.c.number.desc())).first()
+    return None if row is None else _row(row)
+
+
+def fix_client_seed(connection: Connection, shoe_id: str) -> str:
+    """Fix the shoe's client seed from the players' seeds sent so far (idempotent)."""
+    shoe = get_shoe(connection, shoe_id, lock=True)
+    if shoe is None:
+        raise LookupError(f"no shoe {shoe_id!r}")
+    if shoe.client_seed is not None:
+        return shoe.client_seed
+    sent = connection.execute(
+        select(player_seeds.c.player_id, player_seeds.c.seed).where(
+            player_seeds.c.shoe_id == shoe_id
+        )
+    )
+    client_seed = table_client_seed(shoe_id, {row.player_id: row.seed for row in sent})
+    connection.execute(update(shoes).where(shoes.c.id == shoe_id).values(client_seed=client_seed))
+    return client_seed
+
+
+def add_player_seed(
+    connection: Connection, shoe_id: str, player_id: str, seed: str, at: int
+) -> bool:
+    """Record a player's seed for the shoe; ``False`` once the client seed is fixed."""
+    shoe = get_shoe(connection, shoe_id, lock=True)
+    if shoe is None or shoe.client_seed is not None:
+        return False
+    key = (player_seeds.c.shoe_id == shoe_id) & (player_seeds.c.player_id == player_id)
+    if connection.scalar(select(func.count()).select_from(player_seeds).where(key)):
+        connection.execute(update(player_seeds).where(key).values(seed=seed, created_at=at))
+    else:
+        connection.execute(
+            player_seeds.insert().values(
+                shoe_id=shoe_id, player_id=player_id, seed=seed, created_at=at
+            )
+        )
+    return True
+
+
+def end_shoe(connection: Connection, shoe_id: str, digest: str, at: int) -> None:
+    """Mark the shoe ended: from now on its server seed is public."""
+    connection.execute(
+        update(shoes)
+        .where(shoes.c.id == shoe_id, shoes.c.status == "open")
+        .values(status="ended", digest=digest, ended_at=at)
+    )

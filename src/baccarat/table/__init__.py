@@ -1,0 +1,44 @@
+"""The live table domain, pure: round phases, bet validation, reveal order, crash policy.
+
+Nothing here reads a clock, a database or the network; the server passes time in.
+
+>>> from baccarat.table import Round
+>>> Round.open(1, opened_at=0, closes_at=15_000).accepts_bets(14_999)
+True
+"""
+
+from __future__ import annotations
+
+from baccarat.table.betting import (
+    BetError,
+    Refusal,
+    add_bets,
+    check_bets,
+    doubled,
+    total_staked,
+)
+from baccarat.table.recovery import RESTART_VOID_REASON, Recovery, recovery_action
+from baccarat.table.reveal import HandName, RevealedCard, reveal_order
+from baccarat.table.round import ACTIONS, Phase, Round, TransitionError
+from baccarat.table.settings import Dealing, TableSettings
+
+__all__ = [
+    "ACTIONS",
+    "RESTART_VOID_REASON",
+    "BetError",
+    "Dealing",
+    "HandName",
+    "Phase",
+    "Recovery",
+    "Refusal",
+    "RevealedCard",
+    "Round",
+    "TableSettings",
+    "TransitionError",
+    "add_bets",
+    "check_bets",
+    "doubled",
+    "recovery_action",
+    "reveal_order",
+    "total_staked",
+]

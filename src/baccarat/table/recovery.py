@@ -1,0 +1,31 @@
+"""What happens to a round left unfinished when the table restarts (the crash policy).
+
+A round whose cards were stored is resumed with exactly those cards: they were fixed
+before any was shown, so dealing them again changes nothing. A round with no stored
+cards is voided and every stake returned: no card had been drawn, so nobody can have
+been favoured. Finished rounds are left alone.
+
+>>> recovery_action(Phase.OPEN, has_cards=False), recovery_action(Phase.DEALT, has_cards=True)
+('void', 'resume')
+>>> recovery_action(Phase.SETTLED, has_cards=True)
+'none'
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from baccarat.table.round import Phase
+
+__all__ = ["RESTART_VOID_REASON", "Recovery", "recovery_action"]
+
+Recovery = Literal["resume", "void", "none"]
+
+RESTART_VOID_REASON = "the table restarted before the cards were drawn; every stake is returned"
+
+
+def recovery_action(phase: Phase, *, has_cards: bool) -> Recovery:
+    """``resume`` a round whose cards are stored, ``void`` an unfinished one without, else ``none``."""
+    if phase.final:
+        return "none"
+    return "resume" if has_cards else "void"

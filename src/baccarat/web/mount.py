@@ -1,0 +1,54 @@
+"""Serve the browser table from a FastAPI app: ``/`` is the page, ``/static/...`` its files.
+
+The page is plain ES modules and CSS: no build step, nothing fetched from elsewhere.
+
+>>> from fastapi import FastAPI
+>>> from fastapi.testclient import TestClient
+>>> app = FastAPI()
+>>> mount_web(app)
+>>> client = TestClient(app)
+>>> page = client.get("/")
+>>> page.status_code, page.headers["content-type"], "/static/js/main.js" in page.text
+(200, 'text/html; charset=utf-8', True)
+>>> client.get("/static/js/main.js").headers["cache-control"]
+'no-cache'
+>>> client.get("/static/nope.js").status_code
+404
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.responses import Response
+from starlette.types import Scope
+
+from baccarat.web import STATIC_DIR
+
+__all__ = ["mount_web"]
+
+# Revalidate on every load (the ETag makes that cheap): after an upgrade a browser must not
+# mix cached modules of the old page with new ones.
+_NO_CACHE = {"Cache-Control": "no-cache"}
+
+
+class _StaticFiles(StaticFiles):
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.update(_NO_CACHE)
+        return response
+
+
+def mount_web(app: FastAPI, directory: Path = STATIC_DIR) -> None:
+    """Add the page (``GET /``, ``directory/index.html``) and its files (``/static``, the rest of
+    ``directory``) to ``app``; kept out of the OpenAPI schema."""
+    index = directory / "index.html"
+
+    async def page() -> FileResponse:
+        return FileResponse(index, media_type="text/html; charset=utf-8", headers=_NO_CACHE)
+
+    app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
+    app.mount("/static", _StaticFiles(directory=directory, check_dir=False), name="static")

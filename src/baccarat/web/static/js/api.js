@@ -1,0 +1,107 @@
+// The public HTTP API, and nothing else. Every error becomes an ApiError with the server's
+// code and message ({"error": {"code", "message"}}), or "network" when there is no answer.
+
+import { session } from "./session.js";
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+function enc(part) {
+  return encodeURIComponent(String(part));
+}
+
+/** A fresh Idempotency-Key. getRandomValues works on plain http, unlike randomUUID. */
+export function newKey() {
+  const bytes = new Uint8Array(16);
+  window.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+async function request(method, path, { body, headers = {}, auth = true } = {}) {
+  const sent = { Accept: "application/json", ...headers };
+  if (body !== undefined) sent["Content-Type"] = "application/json";
+  const token = session.token;
+  if (auth && token) sent.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers: sent,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "network", "The table server cannot be reached.");
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) {
+    const error = data?.error ?? {};
+    const detail = typeof data?.detail === "string" ? data.detail : response.statusText;
+    throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? detail);
+  }
+  return data;
+}
+
+function betting(tableId, suffix, method, body) {
+  return request(method, `/api/tables/${enc(tableId)}/bets${suffix}`, {
+    body,
+    headers: { "Idempotency-Key": newKey() },
+  });
+}
+
+export const api = {
+  createGuest: () => request("POST", "/api/players", { body: {}, auth: false }),
+  me: () => request("GET", "/api/me"),
+  tables: () => request("GET", "/api/tables"),
+  table: (tableId) => request("GET", `/api/tables/${enc(tableId)}`),
+  placeBets: (tableId, roundId, bets) => betting(tableId, "", "POST", { round_id: roundId, bets }),
+  // Every bet of the caller on the round, or (undoLast) only the last accepted request.
+  undo: (tableId, roundId) =>
+    request("DELETE", `/api/tables/${enc(tableId)}/bets?round_id=${enc(roundId)}`),
+  undoLast: (tableId, roundId) =>
+    request("DELETE", `/api/tables/${enc(tableId)}/bets?round_id=${enc(roundId)}&last=true`),
+  rebet: (tableId, roundId) => betting(tableId, "/rebet", "POST", { round_id: roundId }),
+  double: (tableId, roundId) => betting(tableId, "/double", "POST", { round_id: roundId }),
+  round: (roundId) => request("GET", `/api/rounds/${enc(roundId)}`),
+  shoe: (shoeId) => request("GET", `/api/shoes/${enc(shoeId)}`),
+  shoeRecord: (shoeId) => request("GET", shoeRecordUrl(shoeId)),
+  rules: (ruleset) => request("GET", `/api/rules/${enc(ruleset)}`, { auth: false }),
+  // Accounts: registration, login (a session token that expires) and logout.
+  register: (username, password) =>
+    request("POST", "/api/accounts", { body: { username, password }, auth: false }),
+  login: (username, password) =>
+    request("POST", "/api/sessions", { body: { username, password }, auth: false }),
+  logout: () => request("DELETE", "/api/sessions/current"),
+  deposit: (amount) => request("POST", "/api/me/deposits", { body: { amount } }),
+  // Responsible gaming: limits, breaks, the session clock and the reality check.
+  limits: () => request("GET", "/api/me/limits"),
+  setLimit: (kind, period, amount) => request("PUT", "/api/me/limits", { body: { kind, period, amount } }),
+  confirmLimit: (kind, period) => request("POST", `/api/me/limits/${enc(kind)}/${enc(period)}/confirm`),
+  cancelPending: (kind, period) => request("DELETE", `/api/me/limits/${enc(kind)}/${enc(period)}/pending`),
+  breaks: () => request("GET", "/api/me/breaks"),
+  takeBreak: (kind, until) => request("POST", "/api/me/breaks", { body: { kind, until } }),
+  session: () => request("GET", "/api/me/session"),
+  setSessionSettings: (settings) => request("PUT", "/api/me/session-settings", { body: settings }),
+  acknowledge: () => request("POST", "/api/me/reality-check/ack"),
+  history: (page = 1, perPage = 10) => request("GET", `/api/me/history?page=${enc(page)}&per_page=${enc(perPage)}`),
+};
+
+/** The player's whole history as CSV (needs the token, so it is fetched, then saved). */
+export async function historyCsv() {
+  const response = await fetch("/api/me/history.csv", {
+    headers: session.token ? { Authorization: `Bearer ${session.token}` } : {},
+    cache: "no-store",
+  });
+  if (!response.ok) throw new ApiError(response.status, `http_${response.status}`, "The history cannot be exported.");
+  return response.text();
+}
+
+/** Where an ended shoe's bare record (what `baccarat verify` reads) can be downloaded. */
+export function shoeRecordUrl(shoeId) {
+  return `/api/shoes/${enc(shoeId)}/record`;
+}

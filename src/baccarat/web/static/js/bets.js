@@ -1,0 +1,116 @@
+// The betting layout: one button per bet the table's rule set offers, each with its payout
+// and the amount the player has on it. Offered bets and pay tables come from the API, so a
+// rule set with other side bets gets other spots without a change here.
+
+import { fill, h } from "./dom.js";
+import { chipFace } from "./chips.js";
+import { betName, eventName, money, odds, oddsValue } from "./format.js";
+
+const MAIN = ["player", "banker"];
+const MIDDLE = ["player_pair", "tie", "banker_pair"];
+// Side bets left to right: Player's at the left, Banker's at the right, neutral ones between.
+const SIDE_ORDER = [
+  "dragon_bonus_player", "panda_8", "either_pair", "perfect_pair", "big", "small",
+  "super_6", "dragon_7", "dragon_bonus_banker",
+];
+const TONES = {
+  player: "player", player_pair: "player", dragon_bonus_player: "player", panda_8: "player",
+  banker: "banker", banker_pair: "banker", dragon_bonus_banker: "banker", dragon_7: "banker", super_6: "banker",
+  tie: "tie",
+};
+const MAIN_EVENTS = ["win", "tie", "pair", "perfect_pair", "big", "small"];
+
+/**
+ * A pay table in one glance: {headline, note, detail}.
+ * {win: "19:20", tie: "push"} -> headline "0.95:1"; many win events -> "up to 30:1".
+ */
+export function payoutSummary(pays) {
+  const entries = Object.entries(pays ?? {});
+  const wins = entries.filter(([, text]) => oddsValue(text) > 0);
+  const detail = entries.map(([event, text]) => `${eventName(event)} ${text === "push" ? "push" : odds(text)}`).join(" · ");
+  if (wins.length > 2) {
+    const best = wins.reduce((a, b) => (oddsValue(b[1]) > oddsValue(a[1]) ? b : a));
+    return { headline: `up to ${odds(best[1])}`, note: "", detail };
+  }
+  const main = entries.find(([event]) => MAIN_EVENTS.includes(event)) ?? entries[0];
+  if (!main) return { headline: "", note: "", detail };
+  const notes = entries
+    .filter(([event, text]) => event !== main[0] && !(event === "tie" && text === "push"))
+    .map(([event, text]) => (text === "push" ? `${eventName(event)} pushes` : `${eventName(event)} pays ${odds(text)}`));
+  return { headline: odds(main[1]), note: notes.join("; "), detail };
+}
+
+function spotLabel(name, rule, stake, summary) {
+  const parts = [`Bet on ${rule.label ?? betName(name)}`, `pays ${summary.headline}`];
+  if (summary.note) parts.push(summary.note);
+  parts.push(`limits ${money(rule.min_stake)} to ${money(rule.max_stake)}`);
+  parts.push(stake ? `your stake ${money(stake)}` : "no stake");
+  return parts.join(", ");
+}
+
+/**
+ * The layout. `onBet(name)` is called when a spot is chosen.
+ * Returns {el, update({bets, stakes, open, outcome})}.
+ */
+export function betLayout(onBet) {
+  const el = h("section", { class: "bets", "aria-label": "Bets" });
+  const spots = new Map();
+  const drawn = new Map();
+  let offered = "";
+
+  function build(bets) {
+    spots.clear();
+    drawn.clear();
+    const names = Object.keys(bets);
+    const spot = (name, size) => {
+      const button = h("button", {
+        type: "button",
+        class: `spot spot--${TONES[name] ?? "neutral"} spot--${size}`,
+        dataset: { bet: name },
+        onclick: () => onBet(name),
+      });
+      spots.set(name, button);
+      return button;
+    };
+    const side = SIDE_ORDER.filter((name) => names.includes(name))
+      .concat(names.filter((name) => !SIDE_ORDER.includes(name) && !MAIN.includes(name) && !MIDDLE.includes(name)));
+    fill(el,
+      side.length ? h("div", { class: "bets__row bets__row--side" }, side.map((name) => spot(name, "side"))) : null,
+      h("div", { class: "bets__row bets__row--middle" }, MIDDLE.filter((n) => names.includes(n)).map((n) => spot(n, n === "tie" ? "tie" : "pair"))),
+      h("div", { class: "bets__row bets__row--main" }, MAIN.filter((n) => names.includes(n)).map((n) => spot(n, "main"))),
+    );
+  }
+
+  function update({ bets, stakes = {}, open = false, winners = new Set() }) {
+    const key = JSON.stringify(bets);
+    if (key !== offered) {
+      offered = key;
+      build(bets);
+    }
+    el.classList.toggle("is-closed", !open);
+    for (const [name, button] of spots) {
+      const rule = bets[name];
+      const stake = stakes[name] ?? 0;
+      button.setAttribute("aria-disabled", String(!open));
+      button.classList.toggle("has-stake", stake > 0);
+      button.classList.toggle("is-winner", winners.has(name));
+      // Rebuild a spot's insides only when they change: a click that lands while its
+      // children are being replaced could otherwise be lost.
+      const key = `${stake}|${JSON.stringify(rule)}`;
+      if (drawn.get(name) === key) continue;
+      drawn.set(name, key);
+      const summary = payoutSummary(rule.pays);
+      button.setAttribute("aria-label", spotLabel(name, rule, stake, summary));
+      button.title = `${rule.label ?? betName(name)}: ${summary.detail}. Limits ${money(rule.min_stake)}–${money(rule.max_stake)}.`;
+      fill(button,
+        h("span", { class: "spot__name" }, betName(name, rule.label)),
+        h("span", { class: "spot__odds" }, summary.headline),
+        summary.note ? h("span", { class: "spot__note" }, summary.note) : null,
+        stake ? h("span", { class: "spot__stake", dataset: { stake: String(stake) } },
+          chipFace(stake, "chip--stake"), h("span", { class: "spot__amount" }, money(stake))) : null,
+      );
+    }
+  }
+
+  return { el, update };
+}

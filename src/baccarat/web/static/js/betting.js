@@ -1,0 +1,84 @@
+// The player's side of a round: place, undo, clear, rebet and double. Requests go one at a
+// time, in the order the player made them; a stake shows only once the server accepted it.
+
+import { api } from "./api.js";
+import { account } from "./account.js";
+import { announce } from "./dom.js";
+import { betName, money } from "./format.js";
+
+function sum(stakes) {
+  return Object.values(stakes).reduce((a, b) => a + b, 0);
+}
+
+/**
+ * @param {string} tableId
+ * @param {object} state  the table's state: round, stakes and placements are read and written
+ * @param {{changed: Function, say: Function, refused: Function}} tell  how to show the outcome
+ */
+export function betting(tableId, state, tell) {
+  let queue = Promise.resolve();
+
+  function send(request) {
+    if (!account.playing) {
+      tell.say("You are watching. Take a seat to place bets.", "info");
+      return queue;
+    }
+    const roundId = state.round?.id;
+    if (!roundId) {
+      tell.say("Wait for the next round to open.", "info");
+      return queue;
+    }
+    queue = queue.then(() => request(roundId)).catch(tell.refused);
+    return queue;
+  }
+
+  function accept(response) {
+    if (response.round_id !== state.round?.id) return;
+    state.stakes = { ...response.bets };
+    account.setBalance(response.balance);
+    tell.changed();
+  }
+
+  function placed(response) {
+    state.placements.push(response.accepted);
+    accept(response);
+  }
+
+  return {
+    /** Put one chip of `chip` minor units on spot `name`. */
+    bet(name, chip) {
+      if (!chip) return;
+      send(async (roundId) => {
+        const response = await api.placeBets(tableId, roundId, { [name]: chip });
+        placed(response);
+        announce(`${betName(name)}: ${money(response.bets[name])}. Balance ${money(response.balance)}.`);
+      });
+    },
+    /** Rebet or double: the previous round's bets again (`call` is api.rebet or api.double). */
+    repeat(call) {
+      send(async (roundId) => {
+        const response = await call(tableId, roundId);
+        placed(response);
+        announce(`Bets placed: total ${money(sum(response.bets))}.`);
+      });
+    },
+    clear() {
+      send(async (roundId) => {
+        if (!sum(state.stakes)) return;
+        accept(await api.undo(tableId, roundId));
+        state.placements = [];
+        announce("All your bets are taken back.");
+      });
+    },
+    /** Take back the last accepted request only (one atomic request to the server). */
+    undo() {
+      send(async (roundId) => {
+        if (!sum(state.stakes)) return;
+        const response = await api.undoLast(tableId, roundId);
+        state.placements.pop();
+        accept(response);
+        announce(`Last bet taken back: ${money(response.returned)}. Balance ${money(response.balance)}.`);
+      });
+    },
+  };
+}

@@ -1,0 +1,100 @@
+// Playing cards drawn with HTML and CSS (no images), and the baccarat arithmetic the page
+// shows while cards are turned. The server decides every outcome; these totals only mirror it.
+
+import { h } from "./dom.js";
+
+const SUITS = {
+  c: { glyph: "♣", name: "clubs", red: false },
+  d: { glyph: "♦", name: "diamonds", red: true },
+  h: { glyph: "♥", name: "hearts", red: true },
+  s: { glyph: "♠", name: "spades", red: false },
+};
+const RANK_NAMES = {
+  A: "Ace",
+  T: "10",
+  J: "Jack",
+  Q: "Queen",
+  K: "King",
+};
+const COURTS = new Set(["J", "Q", "K"]);
+
+/** "Td" -> {rank: "T", suit: "d", point: 0}; "10h" is read as "Th". */
+export function parseCard(code) {
+  const text = String(code).trim();
+  const rank = text.slice(0, -1).toUpperCase().replace("10", "T");
+  const suit = text.slice(-1).toLowerCase();
+  if (!SUITS[suit] || !/^[A2-9TJQK]$/.test(rank)) return null;
+  return { rank, suit, point: point(rank) };
+}
+
+function point(rank) {
+  if (rank === "A") return 1;
+  if ("TJQK".includes(rank)) return 0;
+  return Number(rank);
+}
+
+/** The baccarat total of some card codes: the units digit of the sum. */
+export function handTotal(codes) {
+  return codes.reduce((sum, code) => sum + (parseCard(code)?.point ?? 0), 0) % 10;
+}
+
+/** "Qh" -> "Queen of hearts". */
+export function cardName(code) {
+  const card = parseCard(code);
+  if (!card) return String(code);
+  return `${RANK_NAMES[card.rank] ?? card.rank} of ${SUITS[card.suit].name}`;
+}
+
+function face(card) {
+  const suit = SUITS[card.suit];
+  const rank = card.rank === "T" ? "10" : card.rank;
+  const corner = (where) =>
+    h("span", { class: `card__corner card__corner--${where}` },
+      h("span", { class: "card__rank" }, rank),
+      h("span", { class: "card__suit" }, suit.glyph));
+  const centre = COURTS.has(card.rank)
+    ? h("span", { class: "card__court" }, h("span", { class: "card__court-rank" }, rank),
+        h("span", { class: "card__court-suit" }, suit.glyph))
+    : h("span", { class: "card__pip" }, suit.glyph);
+  return h("span", { class: "card__face card__face--front" }, corner("top"), centre, corner("bottom"));
+}
+
+/**
+ * A card slot: its back is shown until reveal(code) turns it.
+ * @param {{sideways?: boolean, label?: string}} options  a third card lies sideways, as dealt.
+ */
+export function cardSlot({ sideways = false, label = "Face-down card" } = {}) {
+  const el = h("div", {
+    class: `card${sideways ? " card--sideways" : ""}`,
+    role: "img",
+    "aria-label": label,
+  },
+  h("span", { class: "card__inner" },
+    h("span", { class: "card__face card__face--back", "aria-hidden": "true" })));
+  return el;
+}
+
+/** Turn a slot to show `code`; `animate` flips it, otherwise it simply appears. */
+export function reveal(slot, code, { animate = true } = {}) {
+  const card = parseCard(code);
+  if (!card) return;
+  const inner = slot.querySelector(".card__inner");
+  inner.querySelector(".card__face--front")?.remove();
+  inner.prepend(face(card));
+  slot.dataset.card = `${card.rank}${card.suit}`;
+  slot.classList.toggle("card--red", SUITS[card.suit].red);
+  slot.setAttribute("aria-label", cardName(code));
+  if (animate) {
+    slot.classList.add("card--flipping");
+    // Force a style flush so the flip starts from the back.
+    void slot.offsetWidth;
+  }
+  slot.classList.add("card--revealed");
+}
+
+/** A revealed card in one step. */
+export function cardElement(code, options = {}) {
+  const slot = cardSlot(options);
+  reveal(slot, code, { animate: false });
+  return slot;
+}

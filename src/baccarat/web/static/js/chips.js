@@ -1,0 +1,74 @@
+// The chip selector: one radio button per denomination of the table's `chips`.
+// Native radios give arrow-key selection and a spoken "1 of 6" for free.
+
+import { h } from "./dom.js";
+import { chipLabel, money } from "./format.js";
+
+// Casino colours by value in major units; anything else takes the colour of the next lower one.
+const COLOURS = [
+  [1, "white"],
+  [5, "red"],
+  [10, "blue"],
+  [25, "green"],
+  [100, "black"],
+  [500, "purple"],
+  [1000, "gold"],
+  [5000, "brown"],
+];
+
+/** The colour name of a chip worth `minor` units. */
+export function chipColour(minor) {
+  let colour = "white";
+  for (const [major, name] of COLOURS) if (minor >= major * 100) colour = name;
+  return colour;
+}
+
+/** A chip picture showing `minor` (used on bet spots too). */
+export function chipFace(minor, extraClass = "") {
+  return h("span", { class: `chip chip--${chipColour(minor)} ${extraClass}`, "aria-hidden": "true" },
+    h("span", { class: "chip__value" }, chipLabel(minor)));
+}
+
+/**
+ * The rack. `onChange(minor)` is told the chosen denomination.
+ * Returns {el, value(), update(chips, balance)}.
+ */
+export function chipRack(onChange) {
+  const name = `chip-${Math.random().toString(36).slice(2, 8)}`;
+  const list = h("div", { class: "chip-rack__chips" });
+  const el = h("fieldset", { class: "chip-rack" },
+    h("legend", { class: "visually-hidden" }, "Chip value"),
+    list);
+  let selected = null;
+  let denominations = [];
+
+  function update(chips, balance) {
+    const same = chips.length === denominations.length && chips.every((c, i) => c === denominations[i]);
+    if (!same) {
+      denominations = [...chips];
+      if (!denominations.includes(selected)) selected = denominations[0] ?? null;
+      list.replaceChildren(...denominations.map((minor) => {
+        const input = h("input", {
+          type: "radio",
+          name,
+          value: String(minor),
+          class: "visually-hidden",
+          "aria-label": `Chip ${money(minor)}`,
+          onchange: () => {
+            selected = minor;
+            onChange(minor);
+          },
+        });
+        input.checked = minor === selected;
+        return h("label", { class: "chip-rack__option", dataset: { chip: String(minor) } },
+          input, chipFace(minor, "chip--rack"));
+      }));
+    }
+    for (const label of list.children) {
+      const minor = Number(label.dataset.chip);
+      label.classList.toggle("is-unaffordable", Number.isInteger(balance) && minor > balance);
+    }
+  }
+
+  return { el, update, value: () => selected };
+}

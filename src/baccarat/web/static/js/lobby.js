@@ -1,0 +1,110 @@
+// The lobby: every table with its rules, limits, dealing style, phase and countdown, the
+// number of people watching and a live miniature big road. It re-reads GET /api/tables every
+// couple of seconds; the countdowns tick locally against the server's deadlines in between.
+
+import { api } from "./api.js";
+import { msUntil, syncClock } from "./clock.js";
+import { h } from "./dom.js";
+import { money, secondsLeft } from "./format.js";
+import * as model from "./model.js";
+import { miniBigRoad } from "./roads.js";
+
+const REFRESH_MS = 2000;
+const TICK_MS = 250;
+
+function dealingBadge(table) {
+  const faceDown = model.dealing(table) === "face-down";
+  return h("span", { class: `badge badge--${faceDown ? "down" : "up"}`, title: faceDown ? "Cards are squeezed before they are shown" : "Each card is shown as it is dealt" },
+    faceDown ? "Face down" : "Face up");
+}
+
+function shoeCounts(roads) {
+  const stats = roads?.stats ?? {};
+  const count = (key, label) => h("span", { class: `count count--${key}` },
+    h("span", { class: "count__label" }, label), ` ${stats[key] ?? 0}`);
+  return h("p", { class: "lobby-card__counts", "aria-label": `This shoe: Banker ${stats.banker ?? 0}, Player ${stats.player ?? 0}, Tie ${stats.tie ?? 0}` },
+    count("banker", "B"), count("player", "P"), count("tie", "T"),
+    h("span", { class: "count count--rounds" }, `${stats.rounds ?? 0} rounds this shoe`));
+}
+
+function tile(table) {
+  const id = model.tableId(table);
+  const round = model.currentRound(table);
+  const rules = model.ruleset(table);
+  const { min, max } = model.limits(table);
+  const href = `#/tables/${encodeURIComponent(id)}`;
+  const countdown = h("span", { class: "lobby-card__countdown", dataset: { closes: String(round?.closes_at ?? "") } });
+  const watchers = model.watching(table);
+  return h("article", { class: "lobby-card", dataset: { table: id } },
+    h("div", { class: "lobby-card__head" },
+      h("h2", { class: "lobby-card__title" }, h("a", { href, class: "lobby-card__link" }, model.tableName(table))),
+      dealingBadge(table)),
+    h("p", { class: "lobby-card__rules" }, rules.description ?? ""),
+    h("div", { class: "lobby-card__road" }, miniBigRoad(model.roads(table))),
+    shoeCounts(model.roads(table)),
+    h("dl", { class: "lobby-card__facts" },
+      h("div", {}, h("dt", {}, "Limits"), h("dd", {}, min === null ? "–" : `${money(min)} – ${money(max)}`)),
+      h("div", {}, h("dt", {}, "Watching"), h("dd", {}, String(watchers))),
+      h("div", {}, h("dt", {}, "Round"), h("dd", {}, round?.id ? `#${round.id}` : "–"))),
+    h("div", { class: `lobby-card__phase phase phase--${round?.phase ?? "idle"}` },
+      h("span", { class: "phase__dot", "aria-hidden": "true" }),
+      h("span", {}, model.phaseWords(round?.phase)),
+      countdown),
+    h("span", { class: "lobby-card__cta", "aria-hidden": "true" }, "Join table →"));
+}
+
+function tick(root) {
+  for (const el of root.querySelectorAll(".lobby-card__countdown")) {
+    const closes = Number(el.dataset.closes);
+    const phase = el.closest(".phase");
+    const open = phase?.classList.contains("phase--open");
+    el.textContent = open && closes ? ` · ${secondsLeft(msUntil(closes))} s` : "";
+  }
+}
+
+/** Mount the lobby in `main`; returns {destroy()}. */
+export function mountLobby(main) {
+  document.title = "Lobby · Baccarat";
+  const grid = h("div", { class: "lobby__grid" });
+  const status = h("p", { class: "lobby__status", role: "status" }, "Loading tables…");
+  main.replaceChildren(h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
+    h("div", { class: "lobby__intro" },
+      h("h1", { id: "lobby-title" }, "Live baccarat"),
+      h("p", {}, "Choose a table. Every shoe is provably fair: its commitment is published before the first bet.")),
+    status,
+    grid));
+
+  let stopped = false;
+  let refreshTimer = null;
+
+  async function refresh() {
+    try {
+      const data = await api.tables();
+      if (stopped) return;
+      const tables = Array.isArray(data) ? data : [];
+      syncClock(tables[0]?.now);
+      status.textContent = tables.length ? "" : "No table is open right now.";
+      status.hidden = tables.length > 0;
+      // Keep focus on the same table's link across a refresh.
+      const focused = document.activeElement?.closest?.(".lobby-card")?.dataset.table;
+      grid.replaceChildren(...tables.map(tile));
+      if (focused) grid.querySelector(`[data-table="${CSS.escape(focused)}"] a`)?.focus();
+      tick(grid);
+    } catch (error) {
+      if (stopped) return;
+      status.hidden = false;
+      status.textContent = `The tables cannot be listed: ${error.message} Retrying…`;
+    }
+    if (!stopped) refreshTimer = window.setTimeout(refresh, REFRESH_MS);
+  }
+
+  const ticker = window.setInterval(() => tick(grid), TICK_MS);
+  refresh();
+  return {
+    destroy() {
+      stopped = true;
+      window.clearTimeout(refreshTimer);
+      window.clearInterval(ticker);
+    },
+  };
+}

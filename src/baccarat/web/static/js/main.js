@@ -1,0 +1,77 @@
+// The page's entry point: the top bar, its dialogs (log in, history, reality check), and a hash
+// router between the views.
+//   #/               the lobby
+//   #/tables/{id}    one live table
+//   #/account        limits, breaks and session settings
+//   #/rules/{name}   the rules page of a rule set
+
+import { account } from "./account.js";
+import { mountAccount } from "./accountview.js";
+import { loginDialog } from "./auth.js";
+import { announce } from "./dom.js";
+import { historyDialog } from "./history.js";
+import { mountLobby } from "./lobby.js";
+import { mountRules } from "./rules.js";
+import { sessionWatch } from "./sessionclock.js";
+import { mountTable } from "./table.js";
+
+const main = document.getElementById("main");
+const notice = document.getElementById("notice");
+let view = null;
+
+const recall = historyDialog();
+const login = loginDialog((text, answer) => {
+  notice.textContent = text;
+  notice.hidden = false;
+  announce(text);
+  account.signedIn(answer);
+});
+const clock = sessionWatch(document.getElementById("session-clock"), {
+  history: () => recall.open(),
+  leave: () => {
+    account.watch();
+    window.location.hash = "#/";
+  },
+  unauthorized: () => account.refresh(),
+});
+document.body.append(login.el, recall.el, clock.dialog);
+document.getElementById("login").addEventListener("click", () => login.open());
+window.addEventListener("baccarat:reality-check", () => clock.refresh());
+document.getElementById("history-open").addEventListener("click", () => recall.open());
+
+const ROUTES = [
+  [/^#\/tables\/([^/]+)$/, "table", (name) => mountTable(main, name)],
+  [/^#\/account$/, "account", () => mountAccount(main, { openHistory: () => recall.open(), openLogin: () => login.open() })],
+  [/^#\/rules\/([^/]+)$/, "rules", (name) => mountRules(main, name)],
+];
+
+function route() {
+  view?.destroy();
+  let nav = "lobby";
+  view = null;
+  for (const [pattern, name, mount] of ROUTES) {
+    const match = pattern.exec(window.location.hash);
+    if (match) {
+      nav = name;
+      view = mount(match[1] === undefined ? undefined : decodeURIComponent(match[1]));
+      break;
+    }
+  }
+  view ??= mountLobby(main);
+  for (const link of document.querySelectorAll("[data-nav]")) {
+    if (link.dataset.nav === nav) link.setAttribute("aria-current", "page");
+    else link.removeAttribute("aria-current");
+  }
+}
+
+window.addEventListener("hashchange", () => {
+  route();
+  main.focus({ preventScroll: true });
+});
+account.subscribe(() => {
+  clock.follow(account.playing);
+  if (window.location.hash === "#/account") route();
+});
+account.init();
+clock.follow(account.playing);
+route();

@@ -1,0 +1,115 @@
+// The scoreboard panel of a table: the five roads, the Banker and Player asks, the shoe's
+// statistics, and the reminder that roads record the past and predict nothing.
+
+import { h } from "./dom.js";
+import { DERIVED, askSymbol, beadPlate, bigRoad, derivedRoad } from "./roads.js";
+
+const ASK_MS = 4000;
+
+function fit(box, size, least) {
+  return Math.max(least, Math.floor((box.clientWidth || size * least) / size));
+}
+
+function askLabel(side, predictions) {
+  const name = side === "banker" ? "Banker" : "Player";
+  const parts = DERIVED.map(([key, title]) => `${title} ${predictions?.[key]?.colour ?? "nothing"}`);
+  return `${name} ask: where a ${name} result would be drawn. ${parts.join(", ")}.`;
+}
+
+const STATS = [
+  ["banker", "Banker", "banker"],
+  ["player", "Player", "player"],
+  ["tie", "Tie", "tie"],
+  ["banker_pairs", "B pair", "banker"],
+  ["player_pairs", "P pair", "player"],
+  ["naturals", "Naturals", ""],
+  ["rounds", "Rounds", ""],
+];
+
+export function scoreboard() {
+  const bead = h("div", { class: "roads__bead" });
+  const big = h("div", { class: "roads__big" });
+  const derived = Object.fromEntries(DERIVED.map(([key]) => [key, h("div", { class: `roads__derived roads__${key}` })]));
+  const stats = h("dl", { class: "roads__stats" });
+  const askButtons = {};
+  let snapshot = null;
+  let asking = null;
+  let askTimer = null;
+
+  for (const side of ["banker", "player"]) {
+    askButtons[side] = h("button", {
+      type: "button",
+      class: `ask ask--${side}`,
+      "aria-pressed": "false",
+      onclick: () => toggleAsk(side),
+    });
+  }
+
+  const el = h("section", { class: "roads", "aria-labelledby": "roads-title" },
+    h("h2", { class: "panel-title", id: "roads-title" }, "Scoreboard"),
+    h("div", { class: "roads__board" },
+      bead,
+      big,
+      derived.big_eye_boy,
+      h("div", { class: "roads__pair-row" }, derived.small_road, derived.cockroach_pig)),
+    h("div", { class: "roads__footer" },
+      h("div", { class: "roads__asks", role: "group", "aria-label": "Asks" }, askButtons.banker, askButtons.player),
+      stats),
+    h("p", { class: "roads__note" }, "Roads record the past; they predict nothing. Every coup is dealt from the shuffled shoe alone."));
+
+  function toggleAsk(side) {
+    asking = asking === side ? null : side;
+    window.clearTimeout(askTimer);
+    if (asking) askTimer = window.setTimeout(() => { asking = null; draw(); }, ASK_MS);
+    draw();
+  }
+
+  function draw() {
+    const cell = 22;
+    bead.replaceChildren(beadPlate(snapshot, fit(bead, cell, 6), cell));
+    const bigCell = 16;
+    big.replaceChildren(bigRoad(snapshot, fit(big, bigCell, 10), bigCell, asking));
+    for (const [key] of DERIVED) {
+      derived[key].replaceChildren(derivedRoad(snapshot, key, fit(derived[key], bigCell / 2, 10), bigCell / 2, asking));
+    }
+    for (const side of ["banker", "player"]) {
+      const predictions = snapshot?.predictions?.[side];
+      const button = askButtons[side];
+      button.setAttribute("aria-pressed", String(asking === side));
+      button.setAttribute("aria-label", askLabel(side, predictions));
+      button.replaceChildren(
+        h("span", { class: "ask__name" }, side === "banker" ? "B ask" : "P ask"),
+        h("span", { class: "ask__symbols" }, DERIVED.map(([key]) => askSymbol(key, predictions?.[key]))));
+    }
+    const counts = snapshot?.stats ?? {};
+    stats.replaceChildren(...STATS.map(([key, label, tone]) =>
+      h("div", { class: `stat stat--${tone || "plain"}`, dataset: { stat: key } },
+        h("dt", {}, label), h("dd", {}, String(counts[key] ?? 0)))));
+  }
+
+  // Redraw when the width changes (a phone turned, a window resized), a frame later so the
+  // new drawing never resizes the box inside the observer's own callback.
+  let width = 0;
+  let frame = 0;
+  const observer = new ResizeObserver(([entry]) => {
+    const now = Math.round(entry.contentRect.width);
+    if (now === width) return;
+    width = now;
+    window.cancelAnimationFrame(frame);
+    frame = window.requestAnimationFrame(draw);
+  });
+  observer.observe(el);
+
+  return {
+    el,
+    update(next) {
+      snapshot = next ?? null;
+      draw();
+    },
+    destroy() {
+      observer.disconnect();
+      window.cancelAnimationFrame(frame);
+      window.clearTimeout(askTimer);
+    },
+  };
+}

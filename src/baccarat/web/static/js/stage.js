@@ -1,0 +1,159 @@
+// The card area: the Player and Banker hands, their totals and marks, the round's phase and
+// countdown, and the result banner. Cards arrive one at a time, only once the server reveals them.
+
+import { fill, h, reducedMotion } from "./dom.js";
+import { cardSlot, handTotal, parseCard, reveal } from "./cards.js";
+import { msUntil } from "./clock.js";
+import { secondsLeft } from "./format.js";
+import { phaseWords } from "./model.js";
+
+const RING = 2 * Math.PI * 26;
+const WORDS = { player: "Player", banker: "Banker" };
+
+function handView(side) {
+  const total = h("span", { class: "hand__total" }, "");
+  const cards = h("div", { class: "hand__cards" });
+  const marks = h("div", { class: "hand__marks" });
+  const el = h("div", { class: `hand hand--${side}`, role: "group", "aria-label": `${WORDS[side]} hand`, dataset: { hand: side } },
+    h("div", { class: "hand__head" }, h("h2", { class: "hand__title" }, WORDS[side]), total),
+    cards,
+    marks);
+  return { el, total, cards, marks, slots: [], codes: [] };
+}
+
+export function stage() {
+  const hands = { player: handView("player"), banker: handView("banker") };
+  const ring = h("span", { class: "countdown__ring", "aria-hidden": "true" });
+  ring.innerHTML = `<svg viewBox="0 0 60 60" width="60" height="60"><circle class="countdown__track" cx="30" cy="30" r="26"/><circle class="countdown__arc" cx="30" cy="30" r="26" stroke-dasharray="${RING}" stroke-dashoffset="0" transform="rotate(-90 30 30)"/></svg>`;
+  const seconds = h("span", { class: "countdown__seconds" }, "");
+  const countdown = h("div", { class: "countdown", role: "timer" }, ring, seconds);
+  // Phases and results are spoken once, by the page's announcer, not by these elements.
+  const phase = h("p", { class: "stage__phase" }, "");
+  const roundId = h("p", { class: "stage__round" }, "");
+  const result = h("div", { class: "result", hidden: true });
+  const staked = h("span", { class: "stage__staked" }, "");
+  const el = h("section", { class: "stage", "aria-label": "Cards" },
+    hands.player.el,
+    h("div", { class: "stage__centre" }, countdown, phase, roundId, staked, result),
+    hands.banker.el);
+
+  let deadline = null;
+  let windowMs = 15000;
+  let currentPhase = null;
+
+  function tick() {
+    if (currentPhase !== "open" || !deadline) {
+      seconds.textContent = "";
+      countdown.classList.add("is-idle");
+      return;
+    }
+    const left = Math.max(0, msUntil(deadline));
+    countdown.classList.remove("is-idle");
+    countdown.classList.toggle("is-urgent", left <= 5000);
+    seconds.textContent = String(secondsLeft(left));
+    countdown.setAttribute("aria-label", `${secondsLeft(left)} seconds left to bet`);
+    ring.querySelector(".countdown__arc").setAttribute("stroke-dashoffset", String(RING * (1 - Math.min(1, left / windowMs))));
+  }
+  const ticker = window.setInterval(tick, 100);
+
+  function updateHand(side) {
+    const hand = hands[side];
+    const codes = hand.codes.filter(Boolean);
+    hand.total.textContent = codes.length ? String(handTotal(codes)) : "";
+    const marks = [];
+    const [first, second] = hand.codes;
+    if (first && second) {
+      const two = handTotal([first, second]);
+      if (two >= 8) marks.push(h("span", { class: "mark mark--natural" }, `Natural ${two}`));
+      if (parseCard(first).rank === parseCard(second).rank) marks.push(h("span", { class: "mark mark--pair" }, "Pair"));
+    }
+    fill(hand.marks, ...marks);
+  }
+
+  function slotAt(side, position) {
+    const hand = hands[side];
+    if (!hand.slots[position]) {
+      const slot = cardSlot({ sideways: position === 2, label: `${WORDS[side]} card ${position + 1}, face down` });
+      slot.dataset.position = String(position);
+      if (!reducedMotion()) slot.classList.add("card--dealt");
+      hand.slots[position] = slot;
+      // Keep slots in position order whatever order they arrive in.
+      const after = hand.slots.slice(position + 1).find(Boolean);
+      hand.cards.insertBefore(slot, after ?? null);
+    }
+    return hand.slots[position];
+  }
+
+  return {
+    el,
+    clear() {
+      for (const hand of Object.values(hands)) {
+        hand.slots = [];
+        hand.codes = [];
+        fill(hand.cards);
+        hand.el.classList.remove("is-winner");
+        updateHand(hand.el.dataset.hand);
+      }
+      result.hidden = true;
+      fill(result);
+      el.classList.remove("has-result");
+    },
+    /** Face-down dealing: show a card's back before it is turned. */
+    placeBack(side, position) {
+      slotAt(side, position);
+    },
+    /** Turn one card; `animate` false when catching up from a snapshot. */
+    showCard({ hand, position, card }, animate = true) {
+      if (!hands[hand] || !card) return;
+      const slot = slotAt(hand, position);
+      slot.classList.remove("card--squeeze");
+      reveal(slot, card, { animate: animate && !reducedMotion() });
+      hands[hand].codes[position] = card;
+      updateHand(hand);
+    },
+    /** Face-down dealing: the squeeze of one card before its reveal. */
+    squeeze(side, position) {
+      slotAt(side, position).classList.add("card--squeeze");
+    },
+    setRound({ id, phase: next, closesAt, bettingMs }) {
+      currentPhase = next;
+      if (Number.isFinite(closesAt)) deadline = closesAt;
+      if (Number.isFinite(bettingMs) && bettingMs > 0) windowMs = bettingMs;
+      phase.textContent = phaseWords(next);
+      phase.dataset.phase = next ?? "";
+      roundId.textContent = id ? `Round #${id}` : "";
+      roundId.dataset.round = id ? String(id) : "";
+      tick();
+    },
+    /** r: {winner, player_total, banker_total, natural, player_pair, banker_pair}. */
+    showResult(r) {
+      const winner = r.winner;
+      const title = winner === "tie" ? "Tie" : `${WORDS[winner]} wins`;
+      for (const side of ["player", "banker"]) hands[side].el.classList.toggle("is-winner", side === winner);
+      const marks = [
+        r.natural && "Natural",
+        r.player_pair && "Player pair",
+        r.banker_pair && "Banker pair",
+      ].filter(Boolean);
+      result.className = `result result--${winner}`;
+      result.dataset.winner = winner;
+      fill(result,
+        h("span", { class: "result__title" }, title),
+        h("span", { class: "result__score" }, `Player ${r.player_total} – Banker ${r.banker_total}`),
+        marks.length ? h("span", { class: "result__marks" }, marks.join(" · ")) : null);
+      result.hidden = false;
+      el.classList.add("has-result");
+    },
+    /** The player's total stake on the round (0 hides it). */
+    setStaked(text) {
+      staked.textContent = text;
+    },
+    /** A line under the result, e.g. the player's own win: {text, tone}. */
+    addResultLine({ text, tone }) {
+      result.append(h("span", { class: `result__line result__line--${tone}`, dataset: { tone } }, text));
+    },
+    destroy() {
+      window.clearInterval(ticker);
+    },
+  };
+}

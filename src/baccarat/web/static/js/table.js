@@ -1,0 +1,270 @@
+// One live table: it follows the WebSocket feed, draws the round, and sends the player's bets.
+// The server is the only authority: a stake shows on a spot once the server has accepted it,
+// and the balance shown is always the last one the server sent.
+
+import { api } from "./api.js";
+import { account, showConnection } from "./account.js";
+import { betLayout } from "./bets.js";
+import { betting } from "./betting.js";
+import { chipRack } from "./chips.js";
+import { syncClock } from "./clock.js";
+import { announce, h } from "./dom.js";
+import { fairnessPanel } from "./fairness.js";
+import { money } from "./format.js";
+import { tableInfo } from "./info.js";
+import * as model from "./model.js";
+import { explain } from "./refusals.js";
+import { scoreboard } from "./scoreboard.js";
+import { stage as stageView } from "./stage.js";
+import { TableFeed } from "./ws.js";
+
+const MESSAGE_MS = 6000;
+// Face-down dealing: the four first cards lie on the table, backs up, until each is turned.
+const FIRST_FOUR = [["player", 0], ["banker", 0], ["player", 1], ["banker", 1]];
+const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
+const WORDS = { player: "Player", banker: "Banker", tie: "Tie" };
+
+/** Mount the table `id` in `main`; returns {destroy()}. */
+export function mountTable(main, id) {
+  const state = {
+    table: null,
+    round: null,
+    stakes: {},
+    // What each accepted request of this round added, so Undo can take back the last one.
+    placements: [],
+    winners: new Set(),
+    finished: null,
+  };
+
+  const stage = stageView();
+  const bets = betLayout((name) => player.bet(name, rack.value()));
+  const rack = chipRack(() => {});
+  const board = scoreboard();
+  const fairness = fairnessPanel();
+  const info = tableInfo();
+  const message = h("div", { class: "table-message", role: "alert" });
+  const player = betting(id, state, {
+    changed: () => {
+      message.textContent = "";
+      draw();
+    },
+    say: (text, tone) => say(text, tone),
+    refused: (error) => showError(error),
+  });
+  const spectator = h("div", { class: "spectator", hidden: true },
+    h("span", {}, "You are watching this table."),
+    h("button", { type: "button", class: "btn btn--gold btn--small", onclick: () => account.join().catch(showError) }, "Take a seat to bet"));
+  const action = (name, label, handler) =>
+    h("button", { type: "button", class: "btn btn--action", "aria-label": label, dataset: { action: name }, onclick: handler },
+      h("span", { class: "btn__icon", "aria-hidden": "true" }, ACTION_ICONS[name]),
+      h("span", { class: "btn__text" }, name[0].toUpperCase() + name.slice(1)));
+  const actions = h("div", { class: "rack__actions", role: "group", "aria-label": "Bet actions" },
+    action("undo", "Undo the last bet", () => player.undo()),
+    action("clear", "Clear all my bets", () => player.clear()),
+    action("rebet", "Repeat my bets of the last round", () => player.repeat(api.rebet)),
+    action("double", "Double my bets of the last round", () => player.repeat(api.double)));
+  const title = h("h1", { class: "visually-hidden" }, "Table");
+
+  const view = h("div", { class: "table-view" },
+    h("div", { class: "table-view__felt" }, title, stage.el, spectator,
+      h("div", { class: "bets-area" }, message, bets.el),
+      h("div", { class: "rack" }, rack.el, actions)),
+    h("div", { class: "table-view__roads" }, board.el),
+    h("div", { class: "table-view__details" }, info.el, fairness.el));
+  main.replaceChildren(view);
+
+  // ---- messages ----
+
+  let messageTimer = null;
+  function say(text, tone = "error") {
+    window.clearTimeout(messageTimer);
+    message.dataset.tone = tone;
+    message.textContent = text;
+    messageTimer = window.setTimeout(() => { message.textContent = ""; }, MESSAGE_MS);
+  }
+
+  function showError(error) {
+    say(explain(error, model.offeredBets(state.table ?? {}), account.balance), "error");
+    // The session clock opens its dialog (it may not have polled since the check fell due).
+    if (error?.code === "reality_check_due") window.dispatchEvent(new CustomEvent("baccarat:reality-check"));
+  }
+
+  // ---- drawing ----
+
+  function draw() {
+    const table = state.table;
+    if (!table) return;
+    const open = state.round?.phase === "open";
+    const playing = account.playing;
+    bets.update({ bets: model.offeredBets(table), stakes: state.stakes, open: open && playing, winners: state.winners });
+    rack.update(model.chips(table), account.balance);
+    const staked = Object.values(state.stakes).reduce((a, b) => a + b, 0);
+    stage.setStaked(staked ? `Your bets ${money(staked)}` : "");
+    spectator.hidden = playing;
+    view.classList.toggle("is-spectator", !playing);
+    for (const button of actions.querySelectorAll("button")) button.setAttribute("aria-disabled", String(!(open && playing)));
+    info.update(table, state.round);
+    fairness.update(model.shoe(table), state.finished ?? model.finishedShoe(table));
+  }
+
+  function setRound(round) {
+    state.round = round;
+    stage.setRound({ id: round?.id, phase: round?.phase, closesAt: round?.closes_at, bettingMs: model.settings(state.table ?? {}).betting_ms });
+  }
+
+  function showResult(result) {
+    state.winners = new Set([result.winner]);
+    stage.showResult(result);
+  }
+
+  // ---- the feed ----
+
+  function applySnapshot(snapshot) {
+    const table = snapshot.table ?? snapshot;
+    syncClock(table.now);
+    const before = state.round?.id;
+    state.table = table;
+    document.title = `${model.tableName(table)} · Baccarat`;
+    title.textContent = model.tableName(table);
+    const round = model.currentRound(table);
+    setRound(round);
+    if (round?.id !== before) {
+      state.stakes = {};
+      state.placements = [];
+    }
+    stage.clear();
+    if (model.dealing(table) === "face-down" && round && round.phase !== "open") {
+      for (const [hand, position] of FIRST_FOUR) stage.placeBack(hand, position);
+    }
+    for (const card of model.revealedCards(table)) stage.showCard(card, false);
+    state.winners = new Set();
+    const result = model.result(table);
+    if (result) showResult(result);
+    board.update(model.roads(table));
+    draw();
+    if (account.playing) {
+      account.refresh();
+      if (round && (round.phase === "open" || round.phase === "closed" || round.phase === "dealt")) loadStakes(round.id);
+    }
+  }
+
+  /** After a reload or reconnect: the stakes this player already has on the round. */
+  async function loadStakes(roundId) {
+    try {
+      const view = await api.round(roundId);
+      if (state.round?.id !== roundId) return;
+      state.stakes = model.openStakes(view);
+      state.placements = Object.keys(state.stakes).length ? [{ ...state.stakes }] : [];
+      draw();
+    } catch {
+      // Stakes stay unknown until the next accepted request or settlement.
+    }
+  }
+
+  function onEvent(event) {
+    syncClock(event.now);
+    const table = state.table;
+    if (!table) return;
+    switch (event.type) {
+      case "shoe_start":
+        table.shoe = { ...event.shoe, cards_left: (event.shoe?.decks ?? 0) * 52 };
+        table.roads = null;
+        board.update(null);
+        announce("A new shoe has started. Its commitment is in the fairness panel.");
+        break;
+      case "round_open":
+        state.stakes = {};
+        state.placements = [];
+        state.winners = new Set();
+        table.result = null;
+        table.cards = [];
+        stage.clear();
+        setRound(model.roundFromEvent(event));
+        announce(`Round ${event.number ?? event.round_id}: place your bets.`);
+        break;
+      case "watching":
+        // Sent shortly after anyone joins or leaves (this connection included).
+        table.watching = event.count;
+        break;
+      case "bets_closed":
+        setRound({ ...state.round, phase: "closed" });
+        if (model.dealing(table) === "face-down") {
+          for (const [hand, position] of FIRST_FOUR) stage.placeBack(hand, position);
+        }
+        announce("No more bets.");
+        break;
+      case "squeeze":
+        stage.squeeze(event.hand, event.position);
+        break;
+      case "card":
+        setRound({ ...state.round, phase: "dealt" });
+        table.cards = [...(table.cards ?? []), event];
+        if (table.shoe && Number.isInteger(table.shoe.cards_left)) table.shoe.cards_left -= 1;
+        stage.showCard(event);
+        break;
+      case "round_result":
+        table.result = event;
+        showResult(event);
+        if (event.roads) {
+          table.roads = event.roads;
+          board.update(event.roads);
+        }
+        announce(`${event.winner === "tie" ? "Tie" : `${WORDS[event.winner]} wins`}, ${event.player_total} to ${event.banker_total}.`);
+        break;
+      case "settled":
+        setRound({ ...state.round, phase: "settled" });
+        // Stakes stay on their spots until the next round opens, as chips do on a real table.
+        if (event.wagers) settled(event);
+        break;
+      case "round_void":
+        setRound({ ...state.round, phase: "voided" });
+        say(`Round void: ${event.reason}. Every stake is returned.`, "info");
+        state.stakes = {};
+        account.refresh();
+        break;
+      case "shoe_end":
+        state.finished = event.shoe ?? { id: event.shoe_id, server_seed: event.server_seed };
+        table.previous_shoe = state.finished;
+        announce("The shoe has ended; its seed is revealed in the fairness panel.");
+        break;
+      default:
+        break;
+    }
+    draw();
+  }
+
+  /** The player's own settlement (the private part of a `settled` event). */
+  function settled(event) {
+    account.setBalance(event.balance);
+    for (const wager of event.wagers) {
+      if (wager.returned > wager.stake) state.winners.add(wager.bet);
+    }
+    const net = event.net;
+    const pushed = event.wagers.every((wager) => wager.result === "push");
+    const line = net > 0 ? { text: `You win ${money(net)}`, tone: "win" }
+      : net < 0 ? { text: `You lose ${money(-net)}`, tone: "lose" }
+        : { text: pushed ? "Your stakes are returned" : "You break even", tone: "push" };
+    stage.addResultLine(line);
+    announce(`${line.text}. Balance ${money(event.balance)}.`);
+  }
+
+  // ---- lifetime ----
+
+  const feed = new TableFeed(id, { onSnapshot: applySnapshot, onEvent, onStatus: showConnection });
+  feed.start();
+  const unsubscribe = account.subscribe(() => {
+    feed.resync();
+    draw();
+  });
+
+  return {
+    destroy() {
+      feed.stop();
+      unsubscribe();
+      stage.destroy();
+      board.destroy();
+      window.clearTimeout(messageTimer);
+      showConnection(null);
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// The live feed of one table over the WebSocket API.
+//
+// The server sends a snapshot on connect, then events numbered by a per-table `seq`. An event
+// whose seq is not the next one means we missed something: the feed reconnects, and the new
+// connection's snapshot replaces whatever the page had. A dropped connection is retried with
+// growing pauses (0.5 s doubling to 8 s); every reconnect starts again from a snapshot.
+
+import { session } from "./session.js";
+
+const FIRST_PAUSE_MS = 500;
+const LONGEST_PAUSE_MS = 8000;
+
+export class TableFeed {
+  /**
+   * @param {string} tableId
+   * @param {{onSnapshot: Function, onEvent: Function, onStatus: Function}} handlers
+   *   onStatus receives "connecting", "live" or "lost".
+   */
+  constructor(tableId, handlers) {
+    this.tableId = tableId;
+    this.handlers = handlers;
+    this.socket = null;
+    this.seq = null;
+    this.pause = FIRST_PAUSE_MS;
+    this.timer = null;
+    this.stopped = false;
+  }
+
+  start() {
+    this.stopped = false;
+    this.connect();
+  }
+
+  stop() {
+    this.stopped = true;
+    window.clearTimeout(this.timer);
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close();
+      this.socket = null;
+    }
+  }
+
+  /** Drop the connection and open a new one (which starts with a fresh snapshot). */
+  resync() {
+    if (this.stopped) return;
+    if (this.socket) {
+      this.socket.onclose = null;
+      this.socket.close();
+    }
+    this.connect();
+  }
+
+  url() {
+    const url = new URL(`/ws/tables/${encodeURIComponent(this.tableId)}`, window.location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    const token = session.token;
+    if (token) url.searchParams.set("token", token);
+    return url.href;
+  }
+
+  connect() {
+    this.handlers.onStatus("connecting");
+    this.seq = null;
+    const socket = new WebSocket(this.url());
+    this.socket = socket;
+    socket.onopen = () => {
+      this.pause = FIRST_PAUSE_MS;
+    };
+    socket.onmessage = (message) => this.receive(message.data);
+    socket.onclose = () => {
+      if (this.socket !== socket || this.stopped) return;
+      this.socket = null;
+      this.handlers.onStatus("lost");
+      this.timer = window.setTimeout(() => this.connect(), this.pause);
+      this.pause = Math.min(this.pause * 2, LONGEST_PAUSE_MS);
+    };
+  }
+
+  receive(text) {
+    let event;
+    try {
+      event = JSON.parse(text);
+    } catch {
+      return;
+    }
+    if (event.type === "snapshot") {
+      this.seq = Number.isInteger(event.seq) ? event.seq : null;
+      this.handlers.onStatus("live");
+      this.handlers.onSnapshot(event);
+      return;
+    }
+    // Private events (a player's own settlement) carry no table seq.
+    if (Number.isInteger(event.seq)) {
+      if (this.seq !== null && event.seq <= this.seq) return;
+      if (this.seq !== null && event.seq !== this.seq + 1) {
+        this.resync();
+        return;
+      }
+      this.seq = event.seq;
+    }
+    this.handlers.onEvent(event);
+  }
+}

@@ -1,0 +1,110 @@
+"""``baccarat serve`` and ``baccarat ledger check`` as commands: exit codes and one-line errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from server_support import BIN
+from sqlalchemy import text
+from store_support import force_close, migrated, new_round, players, setup_table
+from typer.testing import CliRunner
+
+from baccarat.cli import app
+from baccarat.rulesets import load_ruleset
+from baccarat.store import Database
+from baccarat.store.wagers import BetOrder, place_batch
+
+runner = CliRunner()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--tables", "bogus"], "unknown rule set 'bogus'"),
+        (["--tables", "standard,standard"], "named twice"),
+        (["--tables", " , "], "names no rule set"),
+        (["--db", "mysql://localhost/x"], "unsupported database URL"),
+        (["--db", "postgresql://postgres@127.0.0.1:1/test"], "cannot open the database"),
+        (["--dealing", "sideways"], "--dealing must be"),
+    ],
+)
+def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["serve", "--port", "1", *args])
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    "option", [["--port", "0"], ["--betting-seconds", "0"], ["--reveal-ms", "-1"]]
+)
+def test_serve_range_checks(option: list[str]) -> None:
+    result = runner.invoke(app, ["serve", *option])
+    assert result.exit_code == 2
+
+
+def _sample_database(path: Path) -> str:
+    url = f"sqlite:///{path}"
+    database = migrated(url)
+    standard = load_ruleset("standard")
+    shoe = setup_table(database, standard)
+    [alice] = players(database, 1, 10_000)
+    r = new_round(database, shoe, 1)
+    with database.write() as c:
+        place_batch(
+            c,
+            [BetOrder(alice, "standard", r.id, "place", {"player": 1000})],
+            {"standard": standard},
+        )
+    force_close(database, r.id)
+    database.dispose()
+    return url
+
+
+def test_ledger_check_passes_then_fails_on_damage(tmp_path: Path) -> None:
+    url = _sample_database(tmp_path / "t.db")
+    good = runner.invoke(app, ["ledger", "check", "--db", url])
+    assert good.exit_code == 0, good.output
+    assert "OK every invariant holds" in good.output
+    assert "stakes in play" in good.output
+    figures = json.loads(runner.invoke(app, ["ledger", "check", "--db", url, "--json"]).output)
+    assert figures["ok"] and figures["in_play"] == 1000 and figures["player_money"] == 9000
+    database = Database(url)
+    with database.write() as c:
+        c.execute(text("UPDATE accounts SET balance = balance + 5 WHERE kind = 'player'"))
+    database.dispose()
+    bad = runner.invoke(app, ["ledger", "check", "--db", url])
+    assert bad.exit_code == 1
+    assert "FAIL cached balances that differ from their entries" in bad.output
+    # The same as a real process, as ``make`` or an operator would run it.
+    done = subprocess.run(
+        [str(BIN / "baccarat"), "ledger", "check", "--db", url, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["problems"]
+
+
+def test_ledger_check_bad_databases_exit_2(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.db"
+    garbage.write_bytes(b"this is not sqlite" * 100)
+    empty = tmp_path / "empty.db"
+    Database(f"sqlite:///{empty}").ping()
+    cases = {
+        f"sqlite:///{tmp_path / 'missing.db'}": "no database file",
+        str(garbage): "cannot",
+        f"sqlite:///{empty}": "not a baccarat database",
+        "mysql://localhost/x": "unsupported database URL",
+        "postgresql://postgres@127.0.0.1:1/test": "cannot",
+    }
+    for url, message in cases.items():
+        result = runner.invoke(app, ["ledger", "check", "--db", url])
+        assert result.exit_code == 2, (url, result.output)
+        assert message in result.output, (url, result.output)
+        assert "Traceback" not in result.output
+    assert not (tmp_path / "missing.db").exists()  # checking never creates a database

@@ -1,0 +1,387 @@
+"""Fixtures and helpers of the browser tests: a real ``baccarat serve``, Debian's Chromium, and a
+small driver for the table page.
+
+A plain module loaded with ``pytest_plugins`` rather than a ``conftest.py``: several
+``conftest.py`` files without packages make ``mypy`` see duplicate modules named ``conftest``.
+
+Without ``/usr/bin/chromium`` the browser tests skip, unless ``BACCARAT_REQUIRE_SERVICES=1``
+(then they fail).
+
+PYTEST_DONT_REWRITE (test modules import this before pytest loads it as a plugin).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
+
+from baccarat.cards import parse_cards
+from baccarat.coup import Coup, deal
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+BIN = Path(sys.executable).parent
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "docs" / "screenshots"
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+#: Generous: two cores are shared by everyone's tests.
+WAIT_MS = 30_000
+#: A network error Chromium logs itself for an HTTP error status (the page shows its own message).
+_STATUS_LOG = re.compile(r"Failed to load resource: the server responded with a status of (\d+)")
+
+QUICK_RULES = """\
+name = "quick"
+extends = "standard"
+title = "Quick shoe"
+description = "Standard rules from one deck with an early cut card: a shoe ends every few coups."
+
+[shoe]
+decks = 1
+cut_card_from_end = 40
+"""
+
+
+def services_required() -> bool:
+    return os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Served:
+    """``baccarat serve`` in a subprocess on a free port with a fresh SQLite database."""
+
+    def __init__(self, workdir: Path, *args: str) -> None:
+        self.port = free_port()
+        self.log = workdir / "serve.log"
+        command = [
+            str(BIN / "baccarat"),
+            "serve",
+            "--port",
+            str(self.port),
+            "--db",
+            f"sqlite:///{workdir / 'web.db'}",
+            *args,
+        ]
+        env = {k: v for k, v in os.environ.items() if not k.startswith("BACCARAT_TEST_")}
+        with self.log.open("wb") as log:
+            self.process = subprocess.Popen(
+                command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
+            )
+        self._wait_healthy()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _wait_healthy(self) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise AssertionError(f"baccarat serve exited: {self.log.read_text()}")
+            try:
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise AssertionError(f"baccarat serve did not become healthy: {self.log.read_text()}")
+
+    def get(self, path: str) -> Any:
+        response = httpx.get(f"{self.url}{path}", timeout=10)
+        response.raise_for_status()
+        return response.json()
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+@pytest.fixture(scope="session")
+def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The three default tables, face up, with a short betting window and little credit."""
+    served = Served(
+        tmp_path_factory.mktemp("web-serve"),
+        "--tables",
+        "standard,no-commission,ez",
+        "--betting-seconds",
+        "3",
+        "--reveal-ms",
+        "120",
+        "--result-ms",
+        "900",
+        "--demo-credit",
+        "150000",
+    )
+    yield served
+    served.stop()
+
+
+@pytest.fixture(scope="session")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """One face-down table whose one-deck shoe ends every few coups (for the seed reveal)."""
+    folder = tmp_path_factory.mktemp("web-quick")
+    rules = folder / "quick.toml"
+    rules.write_text(QUICK_RULES, encoding="utf-8")
+    served = Served(
+        folder,
+        "--tables",
+        str(rules),
+        "--dealing",
+        "face-down",
+        "--betting-seconds",
+        "2",
+        "--reveal-ms",
+        "250",
+        "--result-ms",
+        "600",
+    )
+    yield served
+    served.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless."""
+    if not CHROMIUM.exists():
+        if services_required():
+            pytest.fail(f"{CHROMIUM} is required (BACCARAT_REQUIRE_SERVICES=1) but absent")
+        pytest.skip(f"no browser at {CHROMIUM}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Console:
+    """Every console error and uncaught exception of one page."""
+
+    errors: list[str] = field(default_factory=list)
+
+    def on_message(self, message: ConsoleMessage) -> None:
+        if message.type == "error":
+            self.errors.append(message.text)
+
+    def on_error(self, error: Exception) -> None:
+        self.errors.append(f"uncaught: {error}")
+
+    def unexpected(self, **allowed: int) -> list[str]:
+        """Errors other than at most ``allowed["s409"]`` logs of a 409, and so on.
+
+        Chromium itself logs every HTTP error status of a fetch; a test that provokes refusals
+        says how many of each it provoked.
+        """
+        budget = {int(key[1:]): count for key, count in allowed.items()}
+        left = []
+        for text in self.errors:
+            match = _STATUS_LOG.search(text)
+            status = int(match.group(1)) if match else None
+            if status is not None and budget.get(status, 0) > 0:
+                budget[status] -= 1
+            else:
+                left.append(text)
+        return left
+
+
+Opener = Callable[..., tuple[Page, Console]]
+
+
+@pytest.fixture
+def open_page(browser: Browser) -> Iterator[Opener]:
+    """``open_page(url, viewport=..., **context_options)``: a page in a fresh context (so a fresh
+    guest), recording console errors. Closed after the test."""
+    contexts: list[BrowserContext] = []
+
+    def opener(
+        url: str, viewport: ViewportSize | None = None, **options: Any
+    ) -> tuple[Page, Console]:
+        context = browser.new_context(viewport=viewport or DESKTOP, **options)
+        context.set_default_timeout(WAIT_MS)
+        contexts.append(context)
+        page = context.new_page()
+        console = Console()
+        page.on("console", console.on_message)
+        page.on("pageerror", console.on_error)
+        page.goto(url)
+        return page, console
+
+    yield opener
+    for context in contexts:
+        context.close()
+
+
+def no_sideways_scroll(page: Page) -> None:
+    """Nothing on the page is wider than its screen."""
+    viewport = page.viewport_size
+    assert viewport is not None
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= viewport["width"], (
+        f"the page is {width}px wide on a {viewport['width']}px screen"
+    )
+
+
+def money(minor: int) -> str:
+    """How the page writes an amount (the test's own formatting, not the page's)."""
+    sign = "−" if minor < 0 else ""
+    return f"{sign}${abs(minor) // 100:,}.{abs(minor) % 100:02d}"
+
+
+def read_money(text: str) -> int:
+    """``"$1,234.56"`` -> 123456."""
+    match = re.fullmatch(r"(−?)\$([\d,]+)\.(\d\d)", text.strip())
+    assert match, f"not an amount: {text!r}"
+    value = int(match.group(2).replace(",", "")) * 100 + int(match.group(3))
+    return -value if match.group(1) else value
+
+
+class TablePage:
+    """Drives the table page the way a person would: clicks, and reads what is shown."""
+
+    def __init__(self, page: Page) -> None:
+        self.page = page
+
+    def join(self) -> int:
+        """Sit down as a guest from the top bar; the balance shown afterwards."""
+        self.page.click("#join")
+        self.page.wait_for_selector("#balance:not([hidden])")
+        self.page.wait_for_function(
+            "document.getElementById('balance-amount').textContent.includes('$')"
+        )
+        return self.balance()
+
+    def open_table(self, table_id: str) -> None:
+        self.page.click(f'.lobby-card[data-table="{table_id}"] a')
+        self.page.wait_for_selector(".bets .spot")
+
+    def balance(self) -> int:
+        return read_money(self.page.inner_text("#balance-amount"))
+
+    def wait_balance(self, minor: int) -> None:
+        self.page.wait_for_function(
+            "text => document.getElementById('balance-amount').textContent === text",
+            arg=money(minor),
+        )
+
+    def phase(self) -> str:
+        return self.page.get_attribute(".stage__phase", "data-phase") or ""
+
+    def round_id(self) -> int:
+        text = self.page.get_attribute(".stage__round", "data-round") or "0"
+        return int(text)
+
+    def seconds_left(self) -> int:
+        text = self.page.inner_text(".countdown__seconds").strip()
+        return int(text) if text else 0
+
+    def wait_open(self, at_least: int = 2) -> int:
+        """Wait for a round open for bets with ``at_least`` whole seconds left; its id."""
+        deadline = time.monotonic() + WAIT_MS / 1000
+        while time.monotonic() < deadline:
+            self.page.wait_for_selector('.stage__phase[data-phase="open"]')
+            if self.seconds_left() >= at_least:
+                return self.round_id()
+            self.page.wait_for_selector('.stage__phase:not([data-phase="open"])')
+        raise AssertionError("no round opened with enough time left")
+
+    def wait_next_open(self, at_least: int = 2) -> int:
+        """Wait for a round later than the one shown now."""
+        current = self.round_id()
+        self.page.wait_for_function(
+            "id => Number(document.querySelector('.stage__round').dataset.round) > id"
+            " && document.querySelector('.stage__phase').dataset.phase === 'open'",
+            arg=current,
+        )
+        return self.wait_open(at_least)
+
+    def chip(self, minor: int) -> None:
+        self.page.click(f'.chip-rack__option[data-chip="{minor}"]')
+
+    def bet(self, spot: str, *, unavailable: bool = False) -> None:
+        """Click a spot; ``unavailable`` clicks one marked aria-disabled (betting closed, or a
+        spectator), which people can still press and Playwright would otherwise wait on."""
+        self.page.click(f'.spot[data-bet="{spot}"]', force=unavailable)
+
+    def action(self, name: str) -> None:
+        self.page.click(f'[data-action="{name}"]')
+
+    def stakes(self) -> dict[str, int]:
+        found = self.page.eval_on_selector_all(
+            ".spot [data-stake]",
+            "els => els.map(el => [el.closest('.spot').dataset.bet, Number(el.dataset.stake)])",
+        )
+        return {str(spot): int(stake) for spot, stake in found}
+
+    def wait_stakes(self, stakes: dict[str, int]) -> None:
+        expected = sorted(stakes.items())
+        self.page.wait_for_function(
+            """expected => JSON.stringify([...document.querySelectorAll('.spot [data-stake]')]
+                 .map(el => [el.closest('.spot').dataset.bet, Number(el.dataset.stake)])
+                 .sort()) === JSON.stringify(expected)""",
+            arg=[list(item) for item in expected],
+        )
+
+    def cards(self) -> dict[str, list[str]]:
+        """The revealed cards of each hand, by position."""
+        found = self.page.eval_on_selector_all(
+            ".hand .card.card--revealed",
+            "els => els.map(el => [el.closest('.hand').dataset.hand, Number(el.dataset.position), el.dataset.card])",
+        )
+        hands: dict[str, list[str]] = {"player": [], "banker": []}
+        for hand, _position, code in sorted(found, key=lambda item: (item[0], item[1])):
+            hands[str(hand)].append(str(code))
+        return hands
+
+    def wait_result(self) -> Coup:
+        """Wait for the result banner; the coup of the cards shown, in deal order."""
+        self.page.wait_for_selector(".result:not([hidden])")
+        hands = self.cards()
+        player, banker = hands["player"], hands["banker"]
+        order = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
+        return deal(parse_cards(" ".join(order)))
+
+    def clear_message(self) -> None:
+        self.page.evaluate("document.querySelector('.table-message').textContent = ''")
+
+    def message(self) -> str:
+        """The next message shown (the box is emptied when a request succeeds)."""
+        handle = self.page.wait_for_function(
+            "document.querySelector('.table-message').textContent || false"
+        )
+        return str(handle.json_value())
+
+    def rounds_on_board(self) -> int:
+        return int(self.page.inner_text('[data-stat="rounds"] dd'))
