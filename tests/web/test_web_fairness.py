@@ -53,9 +53,15 @@ def test_face_down_deal_and_the_shoe_reveal(
 
     # The shoe ends within a few coups; its seed appears with the record and the command.
     page.wait_for_selector(".fair__revealed h3", timeout=60_000)
-    heading = page.inner_text(".fair__revealed h3")
+    # Read the panel in one go: a one-deck shoe may end again while the test is reading it.
+    heading, seed, link = page.evaluate(
+        """() => [
+            document.querySelector('.fair__revealed h3').innerText,
+            document.querySelector('.fair__revealed .fair__hex').innerText,
+            document.querySelector('.fair__link').getAttribute('href'),
+        ]"""
+    )
     ended_id = heading.split()[1]
-    seed = page.inner_text(".fair__revealed .fair__hex")
     view = quick_server.get(f"/api/shoes/{ended_id}")
     assert view["status"] == "ended"
     assert seed == view["server_seed"]
@@ -63,7 +69,7 @@ def test_face_down_deal_and_the_shoe_reveal(
     if ended_id in commitments:
         assert commitments[ended_id] == view["commitment"]
     assert page.inner_text(".fair__verify code") == "baccarat verify record.json"
-    assert page.get_attribute(".fair__link", "href") == f"/api/shoes/{ended_id}/record"
+    assert link == f"/api/shoes/{ended_id}/record"
 
     with page.expect_download() as download_info:
         page.click("text=Download record.json")
