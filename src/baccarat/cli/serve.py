@@ -43,7 +43,11 @@ def serve_command(
         ),
     ] = None,
     tables: Annotated[
-        str, typer.Option(help="Rule sets (names or TOML files), comma-separated: one table each.")
+        str,
+        typer.Option(
+            help="Rule sets (names or TOML files), comma-separated: one table each; "
+            "add ':face-down' or ':face-up' to choose a table's dealing."
+        ),
     ] = DEFAULT_TABLES,
     betting_seconds: Annotated[
         float, typer.Option(help="Length of each betting window.", min=0.05)
@@ -55,7 +59,9 @@ def serve_command(
     demo_credit: Annotated[
         int, typer.Option(help="Credit of a new guest player, in minor units.", min=0)
     ] = 1_000_000,
-    dealing: Annotated[str, typer.Option(help="face-up or face-down.")] = "face-up",
+    dealing: Annotated[
+        str, typer.Option(help="face-up or face-down: the default for every table.")
+    ] = "face-up",
     static: Annotated[
         Path | None, typer.Option(help="Folder served at /static (default: the browser table).")
     ] = None,

@@ -55,11 +55,17 @@ def tables_from(
 ) -> tuple[TableSettings, ...]:
     """One table per rule set (a built-in name or a TOML file), named after the rule set.
 
+    A spec may end in ``:face-up`` or ``:face-down`` to choose that table's dealing (the house
+    decides, table by table); ``dealing`` is the default for the others.
     Raises ``RuleSetError`` for a rule set that cannot be loaded.
+
+    >>> [(t.table_id, t.dealing) for t in tables_from(["standard", "ez:face-down"])]
+    [('standard', 'face-up'), ('ez', 'face-down')]
     """
     tables = []
     seen: set[str] = set()
-    for spec in rulesets:
+    for entry in rulesets:
+        spec, table_dealing = _dealing_suffix(entry, dealing)
         table_id = load_ruleset(spec).name
         if table_id in seen:
             raise ValueError(f"table {table_id!r} is named twice")
@@ -71,10 +77,19 @@ def tables_from(
                 betting_ms=betting_ms,
                 reveal_ms=reveal_ms,
                 result_ms=result_ms,
-                dealing=dealing,
+                dealing=table_dealing,
             )
         )
     return tuple(tables)
+
+
+def _dealing_suffix(entry: str, default: Dealing) -> tuple[str, Dealing]:
+    spec, _, suffix = entry.rpartition(":")
+    if suffix == "face-up":
+        return spec, "face-up"
+    if suffix == "face-down":
+        return spec, "face-down"
+    return entry, default
 
 
 def default_static_dir() -> Path:
