@@ -9,15 +9,14 @@ core's own ``add_months`` (Hypothesis over instants); UTC stamps as the history 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playwright.sync_api import Browser, Page
-from web_support import Served
+from playwright.sync_api import Page
+from web_support import call_module
 
 from baccarat.responsible.breaks import add_months
 
@@ -27,23 +26,12 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @pytest.fixture(scope="module")
-def page(browser: Browser, table_server: Served) -> Iterator[Page]:
-    context = browser.new_context()
-    opened = context.new_page()
-    opened.goto(f"{table_server.url}/healthz")
-    yield opened
-    context.close()
+def page(module_page: Page) -> Page:
+    return module_page
 
 
 def call(page: Page, module: str, function: str, calls: list[list[Any]]) -> list[Any]:
-    results: list[Any] = page.evaluate(
-        """async ([path, name, calls]) => {
-             const module = await import(path);
-             return calls.map((args) => module[name](...args));
-           }""",
-        [f"/static/js/{module}", function, calls],
-    )
-    return results
+    return call_module(page, module, function, calls)
 
 
 @settings(max_examples=30, deadline=None)

@@ -8,7 +8,6 @@ case), and what the bet spots say for every built-in rule set.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 from itertools import product
 from typing import Any
@@ -16,8 +15,8 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from playwright.sync_api import Browser, Page
-from web_support import Served, money
+from playwright.sync_api import Page
+from web_support import call_module, money
 
 from baccarat.cards import RANKS, SUITS, Card, full_deck
 from baccarat.coup import hand_total
@@ -28,24 +27,12 @@ pytest_plugins = ("web_support",)
 
 
 @pytest.fixture(scope="module")
-def page(browser: Browser, table_server: Served) -> Iterator[Page]:
-    context = browser.new_context()
-    opened = context.new_page()
-    opened.goto(f"{table_server.url}/healthz")
-    yield opened
-    context.close()
+def page(module_page: Page) -> Page:
+    return module_page
 
 
 def call(page: Page, module: str, function: str, calls: list[list[Any]]) -> list[Any]:
-    """``module.function(*args)`` for each ``args`` in ``calls``, in one round trip."""
-    results: list[Any] = page.evaluate(
-        """async ([path, name, calls]) => {
-             const module = await import(path);
-             return calls.map((args) => module[name](...args));
-           }""",
-        [f"/static/js/{module}", function, calls],
-    )
-    return results
+    return call_module(page, module, function, calls)
 
 
 @settings(max_examples=40, deadline=None)

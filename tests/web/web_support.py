@@ -385,3 +385,25 @@ class TablePage:
 
     def rounds_on_board(self) -> int:
         return int(self.page.inner_text('[data-stat="rounds"] dd'))
+
+
+@pytest.fixture(scope="module")
+def module_page(browser: Browser, table_server: Served) -> Iterator[Page]:
+    """A page on the served origin, for importing the page's own ES modules."""
+    context = browser.new_context()
+    opened = context.new_page()
+    opened.goto(f"{table_server.url}/healthz")
+    yield opened
+    context.close()
+
+
+def call_module(page: Page, module: str, function: str, calls: list[list[Any]]) -> list[Any]:
+    """``module.function(*args)`` for each ``args`` in ``calls``, in one round trip."""
+    results: list[Any] = page.evaluate(
+        """async ([path, name, calls]) => {
+             const module = await import(path);
+             return calls.map((args) => module[name](...args));
+           }""",
+        [f"/static/js/{module}", function, calls],
+    )
+    return results
