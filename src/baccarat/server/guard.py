@@ -1,0 +1,104 @@
+"""What the login, registration and guest routes call before doing any work: the rate limits
+(``ratelimit``), the password pool (``hashing``) and the failed-login audit throttle.
+
+One ``Guard`` lives on ``app.state.guard``; routes reach it through ``GuardDep``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+
+from baccarat.server.hashing import PasswordPool
+from baccarat.server.metrics import Metrics
+from baccarat.server.models import ErrorBody
+from baccarat.server.ratelimit import RateLimitedError, RateLimiter, RateLimitSettings, username_key
+
+__all__ = ["RATE_LIMITED", "Guard", "GuardDep", "client_address"]
+
+#: ``responses=`` entry of a rate-limited route.
+RATE_LIMITED: dict[int | str, dict[str, Any]] = {
+    429: {
+        "model": ErrorBody,
+        "description": "Too many requests (`rate_limited`); `Retry-After` says when to retry.",
+        "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}},
+    }
+}
+
+#: How each limit names what it counts, in the 429's message.
+_WHAT = {
+    "login_per_address": "logins from this address",
+    "login_per_user_address": "failed logins for this username",
+    "login_per_username": "failed logins for this username",
+    "accounts_per_address": "new accounts from this address",
+    "guests_per_address": "new guest players from this address",
+}
+
+
+def client_address(request: Request) -> str:
+    """The client's address: the socket peer (or what a trusted proxy said, see ``serve``)."""
+    client = request.scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class Guard:
+    """The limits, the password pool, and the failed-login audit throttle of one server."""
+
+    def __init__(
+        self,
+        settings: RateLimitSettings,
+        metrics: Metrics,
+        *,
+        password_workers: int | None = None,
+        password_queue: int = 64,
+    ) -> None:
+        self.limiter = RateLimiter(settings)
+        self.passwords = PasswordPool(password_workers, password_queue)
+        self.metrics = metrics
+        #: Failed logins not written to the audit log since the last one written.
+        self.unwritten_failures = 0
+
+    async def limit(self, name: str, *key: str) -> None:
+        """Count one request; raise ``RateLimitedError`` (429) if ``name`` refuses it."""
+        wait = await self.limiter.hit(name, *key)
+        if wait is not None:
+            self.metrics.rate_limited.labels(name).inc()
+            raise RateLimitedError(wait, _WHAT.get(name, "requests"))
+
+    async def admit_login(self, request: Request, username: str) -> None:
+        """Count a login attempt by address, by username and address, and by username."""
+        address, user = client_address(request), username_key(username)
+        await self.limit("login_per_address", address)
+        await self.limit("login_per_user_address", user, address)
+        await self.limit("login_per_username", user)
+
+    async def login_succeeded(self, request: Request, username: str) -> None:
+        """A good login ends the backoff of its username (not of its address)."""
+        address, user = client_address(request), username_key(username)
+        await self.limiter.clear("login_per_user_address", user, address)
+        await self.limiter.clear("login_per_username", user)
+
+    async def failed_login_details(self, username: str) -> dict[str, Any] | None:
+        """The details of the audit row of a failed login, or ``None`` to leave it unwritten
+        (past the audit rate: counted, and the next row written says how many were not)."""
+        if await self.limiter.hit("failed_login_audit") is not None:
+            self.unwritten_failures += 1
+            self.metrics.audit_unwritten.inc()
+            return None
+        details: dict[str, Any] = {"username": username_key(username)}
+        if self.unwritten_failures:
+            details["unwritten_before"] = self.unwritten_failures
+            self.unwritten_failures = 0
+        return details
+
+    def close(self) -> None:
+        self.passwords.close()
+
+
+async def _guard(request: Request) -> Guard:
+    guard: Guard = request.app.state.guard
+    return guard
+
+
+GuardDep = Annotated[Guard, Depends(_guard)]

@@ -1,0 +1,77 @@
+"""Password hashing off the event loop, in a bounded pool of low-priority threads.
+
+argon2id is made to be slow (about 20 ms of one core and 19 MiB per hash). Run on the
+event loop it would stall every table; run in asyncio's default pool (several threads) a
+flood of logins would take every core from the event loop and the database writer, and bets
+would wait. So hashes run in a few threads of their own (half the cores by default), each
+lowered in CPU priority where the system allows it (Linux ``nice`` per thread), and at most
+``max_waiting`` hashes may wait: past that a login is refused at once with 429.
+
+>>> import asyncio
+>>> pool = PasswordPool(workers=1, max_waiting=4)
+>>> asyncio.run(pool.run(len, "secret"))
+6
+>>> pool.close()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar
+
+from baccarat.server.ratelimit import RateLimitedError
+
+__all__ = ["PasswordPool", "default_workers"]
+
+T = TypeVar("T")
+
+#: How much lower the hashing threads run than the rest of the server (``nice`` steps).
+NICENESS = 10
+
+
+def default_workers() -> int:
+    """Half the cores, at least one: the other half stays free for tables and the database."""
+    return max(1, (os.cpu_count() or 2) // 2)
+
+
+def _lower_priority() -> None:
+    # On Linux a thread is scheduled on its own: PRIO_PROCESS with a thread id renices it.
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICENESS)
+
+
+class PasswordPool:
+    """Run password hashes and checks in ``workers`` threads; refuse past ``max_waiting``."""
+
+    def __init__(self, workers: int | None = None, max_waiting: int = 64) -> None:
+        self.workers = workers or default_workers()
+        self.max_waiting = max_waiting
+        self._executor = ThreadPoolExecutor(
+            self.workers, thread_name_prefix="baccarat-argon2", initializer=_lower_priority
+        )
+        self._waiting = 0
+
+    @property
+    def waiting(self) -> int:
+        """Hashes queued or running now."""
+        return self._waiting
+
+    async def run(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in the pool; ``RateLimitedError`` (429) if too many are waiting."""
+        if self._waiting >= self.max_waiting:
+            raise RateLimitedError(1, "logins at once")
+        self._waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
+        finally:
+            self._waiting -= 1
+
+    def close(self) -> None:
+        self._executor.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,185 @@
+"""HTTP hygiene, as one pure ASGI middleware: a request body limit and the security headers.
+
+- A body over ``max_body_bytes`` is answered ``413`` with the error body: at once when its
+  ``Content-Length`` says so, and as soon as that many bytes have arrived when it does not
+  (a chunked body); the route never sees it.
+- Every HTTP response gets a Content Security Policy that allows no inline script or style
+  (the page is ES modules and CSS files), ``X-Content-Type-Options: nosniff``,
+  ``Referrer-Policy: no-referrer`` and framing refused (``frame-ancestors 'none'``,
+  ``X-Frame-Options: DENY``).
+- The API documentation pages (``/docs``, ``/redoc``) are FastAPI's: they load Swagger UI or
+  ReDoc from a CDN and start it with an inline script. They get a policy of their own that
+  allows that CDN and exactly the inline scripts the server sent (by their SHA-256 hashes,
+  computed from the page itself), never inline script in general.
+- A private response (the request carries a bearer token, or it is under ``/api/me``,
+  ``/api/sessions``, ``/api/accounts`` or ``/api/players``, which hand out tokens) gets
+  ``Cache-Control: no-store``: no shared cache or back button keeps it.
+
+The ``Server`` header is uvicorn's: ``baccarat serve`` turns it off (``server_header=False``).
+
+>>> from fastapi import FastAPI
+>>> from fastapi.testclient import TestClient
+>>> app = FastAPI()
+>>> @app.post("/echo")
+... async def echo(body: dict[str, str]) -> dict[str, str]:
+...     return body
+>>> app.add_middleware(Hygiene, max_body_bytes=100)
+>>> client = TestClient(app)
+>>> client.post("/echo", json={"a": "b"}).headers["x-content-type-options"]
+'nosniff'
+>>> big = client.post("/echo", json={"a": "b" * 200})
+>>> big.status_code, big.json()["error"]["code"]
+(413, 'payload_too_large')
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import hashlib
+import json
+import re
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["CSP", "DOCS_PATHS", "PRIVATE_PREFIXES", "Hygiene", "docs_csp"]
+
+#: The policy of the page, the API and every file the server sends.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; "
+    "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
+    "object-src 'none'"
+)
+
+#: FastAPI's documentation pages, which need their CDN and their own inline scripts.
+DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
+_DOCS_CDN = "https://cdn.jsdelivr.net"
+
+#: Paths whose answers are private even without a token (they create or hold one).
+PRIVATE_PREFIXES = ("/api/me", "/api/sessions", "/api/accounts", "/api/players")
+
+_COMMON = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+_INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S | re.I)
+
+
+def docs_csp(page: bytes) -> str:
+    """The policy of a documentation page: its CDN, and its own inline scripts by hash.
+
+    >>> policy = docs_csp(b"<script>go()</script>")
+    >>> "'sha256-" in policy, "'unsafe-inline'" in policy.split("script-src")[1].split(";")[0]
+    (True, False)
+    """
+    hashes = " ".join(
+        f"'sha256-{base64.b64encode(hashlib.sha256(body).digest()).decode()}'"
+        for body in _INLINE_SCRIPT.findall(page)
+    )
+    # Styles may be inline here: Swagger UI and ReDoc set them, and a style runs no code.
+    return (
+        f"default-src 'none'; script-src 'self' {_DOCS_CDN} {hashes}; "
+        f"style-src 'self' {_DOCS_CDN} https://fonts.googleapis.com 'unsafe-inline'; "
+        "font-src https://fonts.gstatic.com; img-src 'self' data: https://fastapi.tiangolo.com; "
+        "connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'; "
+        "form-action 'self'"
+    )
+
+
+class _TooLargeError(Exception):
+    """Raised from ``receive`` once the body passes the limit (caught by the middleware)."""
+
+
+class Hygiene:
+    """The middleware (``app.add_middleware(Hygiene, max_body_bytes=...)``)."""
+
+    def __init__(self, app: ASGIApp, max_body_bytes: int = 65_536) -> None:
+        self.app = app
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        request_headers = dict(scope.get("headers") or [])
+        path: str = scope.get("path", "")
+        private = b"authorization" in request_headers or path.startswith(PRIVATE_PREFIXES)
+        declared = request_headers.get(b"content-length", b"").strip()
+        if declared.isdigit() and int(declared) > self.max_body_bytes:
+            await self._too_large(send)
+            return
+
+        limit, received, too_large, started = self.max_body_bytes, 0, False, False
+        docs = path in DOCS_PATHS
+        held: Message | None = None
+        chunks: list[bytes] = []
+
+        async def limited_receive() -> Message:
+            nonlocal received, too_large
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    too_large = True
+                    raise _TooLargeError
+            return message
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started, held
+            if too_large:
+                return  # whatever the route made of the cut body, the answer is 413
+            if message["type"] == "http.response.start":
+                started = True
+                message["headers"] = self._headers(message.get("headers", []), private, docs)
+                if docs:
+                    held = message
+                    return
+            elif docs and held is not None and message["type"] == "http.response.body":
+                chunks.append(message.get("body", b""))
+                if message.get("more_body", False):
+                    return
+                page = b"".join(chunks)
+                held["headers"].append((b"content-security-policy", docs_csp(page).encode()))
+                await send(held)
+                await send({"type": "http.response.body", "body": page})
+                return
+            await send(message)
+
+        with contextlib.suppress(_TooLargeError):
+            await self.app(scope, limited_receive, guarded_send)
+        if too_large and not started:
+            await self._too_large(send)
+
+    def _headers(
+        self, headers: list[tuple[bytes, bytes]], private: bool, docs: bool
+    ) -> list[tuple[bytes, bytes]]:
+        names = {name.lower() for name, _ in headers}
+        out = [(n, v) for n, v in headers if not (private and n.lower() == b"cache-control")]
+        out += [(name, value) for name, value in _COMMON if name not in names]
+        if not docs and b"content-security-policy" not in names:
+            out.append((b"content-security-policy", CSP.encode()))
+        if private:
+            out.append((b"cache-control", b"no-store"))
+        return out
+
+    async def _too_large(self, send: Send) -> None:
+        body = json.dumps(
+            {
+                "error": {
+                    "code": "payload_too_large",
+                    "message": f"the request body is over {self.max_body_bytes} bytes",
+                }
+            }
+        ).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(body)).encode()),
+            (b"connection", b"close"),
+            (b"cache-control", b"no-store"),
+            (b"content-security-policy", CSP.encode()),
+            *_COMMON,
+        ]
+        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send({"type": "http.response.body", "body": body})

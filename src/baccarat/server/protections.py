@@ -1,0 +1,44 @@
+"""Installing the server's protections on the app: HTTP hygiene (``hygiene``), the guard of
+logins and guests (``guard``), and the metrics listener (``metrics``), started and stopped
+with the app's lifespan."""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+
+from baccarat.server.config import ServerConfig
+from baccarat.server.guard import Guard
+from baccarat.server.hygiene import Hygiene
+from baccarat.server.metrics import Listener, Metrics
+
+__all__ = ["Protections"]
+
+
+class Protections:
+    """What ``create_app`` installs; ``start``/``stop`` run in its lifespan."""
+
+    def __init__(self, app: FastAPI, config: ServerConfig, metrics: Metrics) -> None:
+        self.config = config
+        self.metrics = metrics
+        self.guard = Guard(
+            config.rate_limits,
+            metrics,
+            password_workers=config.password_workers or None,
+            password_queue=config.password_queue,
+        )
+        self.listener: Listener | None = None
+        app.state.guard = self.guard
+        app.state.metrics_token = config.metrics_token
+        app.add_middleware(Hygiene, max_body_bytes=config.max_body_bytes)
+
+    def start(self) -> None:
+        """Open the metrics listener, if one is configured."""
+        if self.config.metrics_bind is not None:
+            self.listener = self.metrics.listen(*self.config.metrics_bind)
+
+    def stop(self) -> None:
+        if self.listener is not None:
+            self.listener.shutdown()
+            self.listener.server_close()
+            self.listener = None
+        self.guard.close()
