@@ -1,7 +1,10 @@
 """Game tables and their shoes: registration, the shoe's secret and public parts, its end.
 
-A shoe row holds the server seed from the start (a restart must deal the same order),
-but only ``public`` fields leave the server until the shoe has ended.
+A shoe row holds the server seed from the start (a restart must deal the same order), but
+sealed with the operator's key (``baccarat.store.seal``) until the shoe ends: a copy of the
+database alone does not reveal a shoe in play. At the end the seed is stored in the clear
+(it is public then, in the shoe record) and the sealed copy dropped. Only ``public`` fields
+leave the server until the shoe has ended.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from sqlalchemy import Connection, func, select, update
 from baccarat.fair import ALGORITHM, FairShoe, table_client_seed
 from baccarat.store.ledger import ensure_accounts, house_account, stake_account
 from baccarat.store.schema import game_tables, player_seeds, shoes
+from baccarat.store.seal import SeedVault, is_sealed, sealed_key_id
 
 __all__ = [
     "ShoeRow",
@@ -25,6 +29,9 @@ __all__ = [
     "last_ended_shoe",
     "open_shoe",
     "register_table",
+    "reseal_open_shoes",
+    "seal_open_shoes",
+    "sealed_key_counts",
     "start_shoe",
 ]
 
@@ -39,7 +46,8 @@ class ShoeRow:
     decks: int
     ruleset_toml: str
     commitment: str
-    server_seed: bytes
+    #: ``None`` while sealed and read without the vault.
+    server_seed: bytes | None
     client_seed: str | None
     digest: str | None
     status: str
@@ -54,6 +62,8 @@ class ShoeRow:
         """The fair shoe (only once the client seed is fixed)."""
         if self.client_seed is None:
             raise ValueError(f"shoe {self.id}: the client seed is not fixed yet")
+        if self.server_seed is None:
+            raise ValueError(f"shoe {self.id}: the server seed is sealed (read it with the vault)")
         return FairShoe(self.server_seed, self.client_seed, self.id, self.decks)
 
     def public(self) -> dict[str, Any]:
@@ -68,13 +78,21 @@ class ShoeRow:
             "client_seed": self.client_seed,
             "status": self.status,
         }
-        if self.ended:
+        if self.ended and self.server_seed is not None:
             data["server_seed"] = self.server_seed.hex()
             data["digest"] = self.digest
         return data
 
 
-def _row(row: Any) -> ShoeRow:
+def _seed(row: Any, vault: SeedVault | None) -> bytes | None:
+    if row.server_seed:
+        return bytes.fromhex(row.server_seed)
+    if vault is None or not is_sealed(row.sealed_seed):
+        return None
+    return vault.open(row.id, row.sealed_seed)
+
+
+def _row(row: Any, vault: SeedVault | None = None) -> ShoeRow:
     return ShoeRow(
         id=row.id,
         table_id=row.table_id,
@@ -82,7 +100,7 @@ def _row(row: Any) -> ShoeRow:
         decks=row.decks,
         ruleset_toml=row.ruleset_toml,
         commitment=row.commitment,
-        server_seed=bytes.fromhex(row.server_seed),
+        server_seed=_seed(row, vault),
         client_seed=row.client_seed,
         digest=row.digest,
         status=row.status,
@@ -116,8 +134,9 @@ def start_shoe(
     server_seed: bytes,
     commitment: str,
     at: int,
+    vault: SeedVault,
 ) -> ShoeRow:
-    """Store a new shoe: its commitment is public from now on, its seed secret until the end."""
+    """Store a new shoe: its commitment is public from now on, its seed sealed until the end."""
     number = (
         connection.scalar(select(func.max(shoes.c.number)).where(shoes.c.table_id == table_id)) or 0
     ) + 1
@@ -130,7 +149,8 @@ def start_shoe(
             decks=decks,
             ruleset_toml=ruleset_toml,
             commitment=commitment,
-            server_seed=server_seed.hex(),
+            server_seed="",
+            sealed_seed=vault.seal(shoe_id, server_seed),
             client_seed=None,
             digest=None,
             status="open",
@@ -138,24 +158,29 @@ def start_shoe(
             ended_at=None,
         )
     )
-    shoe = get_shoe(connection, shoe_id)
+    shoe = get_shoe(connection, shoe_id, vault=vault)
     assert shoe is not None
     return shoe
 
 
-def get_shoe(connection: Connection, shoe_id: str, *, lock: bool = False) -> ShoeRow | None:
+def get_shoe(
+    connection: Connection, shoe_id: str, *, lock: bool = False, vault: SeedVault | None = None
+) -> ShoeRow | None:
+    """The shoe; its seed while in play only with ``vault`` (``SealError`` if it cannot open)."""
     query = select(shoes).where(shoes.c.id == shoe_id)
     if lock and connection.dialect.name == "postgresql":
         query = query.with_for_update()
     row = connection.execute(query).first()
-    return None if row is None else _row(row)
+    return None if row is None else _row(row, vault)
 
 
-def open_shoe(connection: Connection, table_id: str) -> ShoeRow | None:
+def open_shoe(
+    connection: Connection, table_id: str, vault: SeedVault | None = None
+) -> ShoeRow | None:
     """The table's shoe in play, if any."""
     query = select(shoes).where(shoes.c.table_id == table_id, shoes.c.status == "open")
     row = connection.execute(query.order_by(shoes.c.number.desc())).first()
-    return None if row is None else _row(row)
+    return None if row is None else _row(row, vault)
 
 
 def last_ended_shoe(connection: Connection, table_id: str) -> ShoeRow | None:
@@ -201,10 +226,67 @@ def add_player_seed(
     return True
 
 
-def end_shoe(connection: Connection, shoe_id: str, digest: str, at: int) -> None:
-    """Mark the shoe ended: from now on its server seed is public."""
+def end_shoe(connection: Connection, shoe_id: str, digest: str, at: int, seed: bytes) -> None:
+    """Mark the shoe ended: from now on its server seed is public, and stored in the clear."""
     connection.execute(
         update(shoes)
         .where(shoes.c.id == shoe_id, shoes.c.status == "open")
-        .values(status="ended", digest=digest, ended_at=at)
+        .values(
+            status="ended", digest=digest, ended_at=at, server_seed=seed.hex(), sealed_seed=None
+        )
+    )
+
+
+def seal_open_shoes(connection: Connection, vault: SeedVault) -> int:
+    """Seal the seed of every shoe in play still stored in the clear (a database from before
+    sealing), and check that every sealed seed opens; returns how many were sealed.
+
+    Raises ``SealError`` (one line) for a seed no loaded key opens.
+    """
+    query = select(shoes.c.id, shoes.c.server_seed, shoes.c.sealed_seed).where(
+        shoes.c.status == "open"
+    )
+    sealed = 0
+    sqlite = connection.dialect.name == "sqlite"
+    for row in connection.execute(query).all():
+        if row.server_seed:
+            if sqlite and not sealed:
+                # Overwrite the clear seed's old bytes in the file instead of leaving them
+                # in a free page.
+                connection.exec_driver_sql("PRAGMA secure_delete=ON")
+            seed = bytes.fromhex(row.server_seed)
+            _store_sealed(connection, row.id, vault.seal(row.id, seed))
+            sealed += 1
+        elif row.sealed_seed is not None:
+            vault.open(row.id, row.sealed_seed)
+    if sqlite and sealed:
+        connection.exec_driver_sql("PRAGMA secure_delete=OFF")
+    return sealed
+
+
+def reseal_open_shoes(connection: Connection, vault: SeedVault) -> dict[str, int]:
+    """Seal every shoe in play again under the vault's newest key (after a rotation);
+    returns how many shoes each key id now seals."""
+    seal_open_shoes(connection, vault)
+    query = select(shoes.c.id, shoes.c.sealed_seed).where(shoes.c.status == "open")
+    for row in connection.execute(query).all():
+        if row.sealed_seed is not None:
+            seed = vault.open(row.id, row.sealed_seed)
+            _store_sealed(connection, row.id, vault.seal(row.id, seed))
+    return sealed_key_counts(connection)
+
+
+def sealed_key_counts(connection: Connection) -> dict[str, int]:
+    """How many shoes in play each key id seals."""
+    query = select(shoes.c.sealed_seed).where(shoes.c.status == "open")
+    counts: dict[str, int] = {}
+    for text in connection.scalars(query):
+        if text is not None:
+            counts[sealed_key_id(text)] = counts.get(sealed_key_id(text), 0) + 1
+    return counts
+
+
+def _store_sealed(connection: Connection, shoe_id: str, sealed: str) -> None:
+    connection.execute(
+        update(shoes).where(shoes.c.id == shoe_id).values(server_seed="", sealed_seed=sealed)
     )
