@@ -6,7 +6,10 @@ whole batch, so the commit's fsync is paid once per batch, not once per bet. A r
 answered only after the commit that holds it.
 
 If a batch fails as a whole (a database error), each of its requests is retried alone, so
-one bad request cannot sink the others.
+one bad request cannot sink the others: only the request that fails alone gets the error.
+Requests are validated before they are queued (ids in range, printable strings) and the
+store refuses an order for a round past the id column before any query, so this is the
+second line of defence.
 """
 
 from __future__ import annotations
@@ -94,8 +97,12 @@ class BetDesk:
         }
         try:
             results = await self.runner.write(lambda c: place_batch(c, orders, rulesets, known))
-        except Exception:
-            log.exception("a bet batch of %d failed; retrying its requests one by one", len(batch))
+        except Exception as error:
+            log.warning(
+                "a bet batch of %d failed (%s); retrying its requests one by one",
+                len(batch),
+                _first_line(error),
+            )
             self._placed.clear()
             for item in batch:
                 await self._commit_one(item, rulesets)
@@ -118,8 +125,15 @@ class BetDesk:
         try:
             [result] = await self.runner.write(lambda c: place_batch(c, [item.order], rulesets))
         except Exception as error:
+            log.warning("a bet request failed alone: %s", _first_line(error))
             if not item.future.done():
                 item.future.set_exception(error)
             return
         if not item.future.done():
             item.future.set_result(result)
+
+
+def _first_line(error: BaseException) -> str:
+    """The error in one line (no traceback in the log for a request's failure)."""
+    text = str(error).strip()
+    return f"{type(error).__name__}: {text.splitlines()[0] if text else ''}"

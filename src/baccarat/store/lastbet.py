@@ -4,6 +4,10 @@ A placement is one accepted request (place, rebet or double): its bets share one
 transaction. Taking it back is append-only: one new ``undo`` transaction returns exactly
 that placement's stakes, and each of its bets gets an ``undone`` outcome, in the caller's
 transaction (so all of it or none of it is kept).
+
+With an ``Idempotency-Key`` the answer is remembered in the same transaction: the same key
+and request get it again (nothing more is taken back); another request under the key is
+refused (``idempotency_key_reused``).
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, select
 
+from baccarat.store.idempotency import KeyReused, recall, remember
 from baccarat.store.ledger import Transaction, balances, player_account, post, stake_account
 from baccarat.store.rounds import lock_rounds
 from baccarat.store.schema import bet_outcomes, bets
-from baccarat.store.wagers import CLOSED, BetReceipt, BetRefusal, open_stakes
+from baccarat.store.wagers import CLOSED, KEY_REUSED, BetReceipt, BetRefusal, open_stakes
 
 __all__ = ["NOTHING_TO_UNDO", "undo_last"]
 
@@ -47,12 +52,33 @@ def _last_placement(connection: Connection, round_id: int, player_id: str) -> _P
 
 
 def undo_last(
-    connection: Connection, table_id: str, round_id: int, player_id: str, at: int
+    connection: Connection,
+    table_id: str,
+    round_id: int,
+    player_id: str,
+    at: int,
+    key: str | None = None,
+    request_hash: str = "",
 ) -> BetReceipt | BetRefusal:
     """Return the stakes of the player's last placement on the round, if betting is open.
 
     The receipt's ``returned`` is the amount given back and ``bets`` the stakes that stay.
     """
+    if key is not None:
+        prior = recall(connection, player_id, key, request_hash)
+        if isinstance(prior, KeyReused):
+            return BetRefusal(KEY_REUSED, prior.message)
+        if prior is not None:
+            return BetReceipt.from_json(prior)
+    receipt = _undo_last(connection, table_id, round_id, player_id, at)
+    if key is not None and isinstance(receipt, BetReceipt):
+        remember(connection, player_id, key, request_hash, receipt.to_json(), at)
+    return receipt
+
+
+def _undo_last(
+    connection: Connection, table_id: str, round_id: int, player_id: str, at: int
+) -> BetReceipt | BetRefusal:
     row = lock_rounds(connection, [round_id]).get(round_id)
     if row is None or row.table_id != table_id:
         return BetRefusal(CLOSED, f"round {round_id} is not a round of this table")

@@ -113,6 +113,9 @@ class BetRefusal:
 
 CLOSED = "betting_closed"
 KEY_REUSED = "idempotency_key_reused"
+#: The largest value of a 32-bit id column (``rounds.id``): an order naming a round past it
+#: is refused before any query, so it can never fail the batch it is in.
+MAX_ROW_ID = 2**31 - 1
 
 
 def open_stakes(
@@ -315,9 +318,16 @@ def place_batch(
     """
     if not orders:
         return []
-    batch = _Batch(connection, orders, known or {})
-    results = [batch.run(order, rulesets) for order in orders]
-    batch.flush()
+    fit = [order for order in orders if 1 <= order.round_id <= MAX_ROW_ID]
+    batch = _Batch(connection, fit, known or {}) if fit else None
+    results = [
+        batch.run(order, rulesets)
+        if batch is not None and 1 <= order.round_id <= MAX_ROW_ID
+        else BetRefusal(CLOSED, f"round {order.round_id} is not a round of this table")
+        for order in orders
+    ]
+    if batch is not None:
+        batch.flush()
     return results
 
 

@@ -2,7 +2,9 @@
 
 The same ``Idempotency-Key`` with the same request returns the first answer and moves no
 money again; with a different request it is refused (422). Only accepted requests are
-remembered: a refused request left nothing, so retrying it asks again.
+remembered: a refused request left nothing, so retrying it asks again. Placing needs a key;
+an undo takes one too (optional), and its request is what was sent: an undo without
+``round_id`` is another request than one naming the round.
 """
 
 from __future__ import annotations
@@ -19,11 +21,13 @@ from sqlalchemy import Connection
 
 from baccarat.server.deps import CurrentPlayer, ServiceDep
 from baccarat.server.errors import ApiError
-from baccarat.server.models import MAX_INT, BetRequest, BetResponse, RepeatRequest
+from baccarat.server.models import KEY_PATTERN, MAX_ID, BetRequest, BetResponse, RepeatRequest
+from baccarat.server.routers.cashier import OptionalKey
 from baccarat.server.routers.responses import errors
 from baccarat.server.routers.tables import TableId
 from baccarat.server.service import Service
 from baccarat.store.clock import db_now
+from baccarat.store.idempotency import KeyReused, recall
 from baccarat.store.lastbet import undo_last
 from baccarat.store.wagers import CLOSED, KEY_REUSED, Action, BetOrder, BetReceipt, BetRefusal
 from baccarat.table import Phase
@@ -36,6 +40,7 @@ IdempotencyKey = Annotated[
         alias="Idempotency-Key",
         min_length=1,
         max_length=200,
+        pattern=KEY_PATTERN,
         description="A fresh random string per request; resend it to retry safely.",
     ),
 ]
@@ -43,7 +48,7 @@ IdempotencyKey = Annotated[
 _STATUS = {CLOSED: 409, KEY_REUSED: 422}
 
 
-def request_hash(action: Action, table_id: str, round_id: int, bets: Mapping[str, int]) -> str:
+def request_hash(action: str, table_id: str, round_id: int, bets: Mapping[str, int]) -> str:
     """A fingerprint of a request, to tell a retry from another request under the same key.
 
     >>> request_hash("place", "ez", 3, {"tie": 1, "player": 2}) == request_hash(
@@ -63,6 +68,7 @@ async def _submit(
     action: Action,
     bets: Mapping[str, int] | None = None,
     key: str | None = None,
+    fingerprint: str | None = None,
 ) -> JSONResponse:
     started = time.perf_counter()
     service.table(table_id)
@@ -74,7 +80,7 @@ async def _submit(
         action,
         wanted,
         key,
-        request_hash(action, table_id, round_id, wanted),
+        fingerprint or request_hash(action, table_id, round_id, wanted),
     )
     result = await service.desk.submit(order)
     service.metrics.ack_seconds.observe(time.perf_counter() - started)
@@ -86,9 +92,16 @@ async def _submit(
     return _response(result)
 
 
-async def _undo_last(service: Service, player: str, table_id: str, round_id: int) -> JSONResponse:
+async def _undo_last(
+    service: Service,
+    player: str,
+    table_id: str,
+    round_id: int,
+    key: str | None,
+    fingerprint: str,
+) -> JSONResponse:
     def run(c: Connection) -> BetReceipt | BetRefusal:
-        return undo_last(c, table_id, round_id, player, db_now(c))
+        return undo_last(c, table_id, round_id, player, db_now(c), key, fingerprint)
 
     result = await service.runner.write(run)
     # The desk remembers each player's stakes per round to spare re-reading them; this write
@@ -143,26 +156,43 @@ async def undo_bets(
     player: CurrentPlayer,
     service: ServiceDep,
     round_id: Annotated[
-        int | None, Query(ge=1, le=MAX_INT, description="Defaults to the open round.")
+        int | None, Query(ge=1, le=MAX_ID, description="Defaults to the open round.")
     ] = None,
     last: Annotated[
         bool, Query(description="Take back only your last accepted request (one chip).")
     ] = False,
+    key: OptionalKey = None,
 ) -> JSONResponse:
     """Take back every bet of yours on the open round (stakes return to your balance), or with
     ``last=true`` only your last accepted request.
 
-    Errors: ``betting_closed`` (409), ``nothing_to_undo`` (422, with ``last=true``).
+    Errors: ``betting_closed`` (409), ``nothing_to_undo`` (422, with ``last=true``),
+    ``idempotency_key_reused`` (422).
     """
     live = service.table(table_id)
+    # The request as sent (an omitted round is part of it), for the Idempotency-Key.
+    action = "undo_last" if last else "undo"
+    fingerprint = request_hash(action, table_id, round_id or 0, {})
+    if key is not None:
+        prior = await service.runner.read(lambda c: recall(c, player, key, fingerprint))
+        if isinstance(prior, KeyReused):
+            raise ApiError(422, prior.code, prior.message)
+        if prior is not None:
+            return JSONResponse(prior)
     if round_id is None:
         if live.round is None or live.phase is not Phase.OPEN:
             raise ApiError(409, CLOSED, "no round is open for bets at this table")
         round_id = live.round.id
     if last:
-        return await _undo_last(service, player, table_id, round_id)
+        return await _undo_last(service, player, table_id, round_id, key, fingerprint)
     return await _submit(
-        service, player=player, table_id=table_id, round_id=round_id, action="undo"
+        service,
+        player=player,
+        table_id=table_id,
+        round_id=round_id,
+        action="undo",
+        key=key,
+        fingerprint=fingerprint,
     )
 
 
