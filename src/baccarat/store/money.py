@@ -25,11 +25,12 @@ The argument, account by account (``baccarat.store.ledger``):
 * A **house** account moves by a round's results. Its balance after ``R`` rounds with ``P``
   players is at most ``R * P * 10**8`` in size: 2**62 takes 4.6 * 10**10 player-rounds at
   every spot's maximum, all won (or all lost) by the same side.
-* The **world** account is the outside: it pays every deposit and demo credit and takes every
-  withdrawal, so its balance is minus everything else. It is unbounded by design (players can
-  be created without end), so its balance is **not cached**: ``accounts.balance`` stays 0 for
-  it and nothing is ever added to it. No number of deposits can pin it; ``ledger check``
-  adds its entries with Python's unbounded integers.
+* The **sources**, ``world`` (deposits in, withdrawals out) and ``demo-bank`` (the guests'
+  demo credit), are the outside: each balance is minus what it gave. They are unbounded by
+  design (players can be created without end), so their balances are **not cached**
+  (``baccarat.store.ledger.UNCACHED``): ``accounts.balance`` stays 0 and nothing is ever
+  added to it. No number of deposits or guests can pin them; ``ledger check`` adds their
+  entries with Python's unbounded integers when the database cannot.
 
 >>> bounds = MoneyBounds(max_deposit=1_000, max_balance=5_000)
 >>> bounds.refuse_deposit(balance=4_500, amount=500) is None
