@@ -9,7 +9,8 @@ matches its hash; a changed record whose hash was recomputed breaks the next rec
 a removed, inserted or moved record leaves a gap or a break in ``seq`` or in the links.
 Removing records from the end, or rewriting every record after a change, is only seen
 against a hash kept outside the database: ``verify_chain(rows, anchor=...)`` checks that a
-record still hashes to an anchor taken earlier (``head_hash``).
+record still hashes to an anchor taken earlier (``head_hash``), and ``check_anchors`` checks
+a whole anchor file (``Anchor`` lines the server appends as the log grows).
 
 Details hold JSON strings, integers, booleans, null, lists and objects; no floats, whose
 text differs between languages (money is integer minor units anyway).
@@ -43,6 +44,7 @@ from typing import Any
 
 __all__ = [
     "GENESIS",
+    "Anchor",
     "AuditError",
     "AuditRecord",
     "ChainedRecord",
@@ -51,7 +53,9 @@ __all__ = [
     "audit_time",
     "canonical_json",
     "chain",
+    "check_anchors",
     "head_hash",
+    "parse_anchors",
     "record_hash",
     "verify_chain",
 ]
@@ -240,7 +244,8 @@ class Problem:
     not the previous record's hash), ``missing`` (a gap in ``seq``), ``out_of_order`` (a
     ``seq`` not after the previous one), ``unreadable`` (a stored row that is not a record),
     ``bad_hash`` (not 64 hex digits), ``anchor`` (no
-    record hashes to the anchor kept outside the log).
+    record hashes to the anchor kept outside the log), ``truncated`` (records an anchor
+    saw are gone from the end).
     """
 
     seq: int
@@ -313,6 +318,110 @@ def verify_chain(
                 0,
                 "anchor",
                 f"no record hashes to the anchor {anchor}: records were removed or rewritten",
+            )
+        )
+    return problems
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """The chain's head at one moment, kept outside the database: record ``seq`` had ``head``.
+
+    >>> Anchor(7, "ab" * 32, 1_700_000_000_000).line() == (
+    ...     '{"at":1700000000000,"head":"' + "ab" * 32 + '","seq":7}'
+    ... )
+    True
+    """
+
+    seq: int
+    head: str
+    at: int
+
+    def line(self) -> str:
+        """One line of the anchor file (without its newline)."""
+        return canonical_json({"seq": self.seq, "head": self.head, "at": self.at}).decode()
+
+
+def _anchor(value: Any) -> Anchor:
+    if not isinstance(value, dict):
+        raise AuditError("not a JSON object")
+    seq, head, at = value.get("seq"), value.get("head"), value.get("at")
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq < 1:
+        raise AuditError(f"seq must be a positive integer, not {seq!r}")
+    if not isinstance(head, str) or not _HEX64.match(head):
+        raise AuditError(f"head must be 64 lowercase hex digits, not {head!r}")
+    if isinstance(at, bool) or not isinstance(at, int):
+        raise AuditError(f"at must be an integer (ms since the epoch), not {at!r}")
+    return Anchor(seq, head, at)
+
+
+def parse_anchors(text: str) -> list[Anchor]:
+    """The anchors of an anchor file; a torn last line (a crash mid-write) is left out.
+
+    >>> [(a.seq, a.at) for a in parse_anchors('{"seq":1,"head":"' + "0" * 64 + '","at":5}\\n{"')]
+    [(1, 5)]
+    >>> parse_anchors('{"seq":0}\\n')
+    Traceback (most recent call last):
+    ...
+    baccarat.audit.AuditError: line 1: seq must be a positive integer, not 0
+    """
+    anchors = []
+    lines = text.split("\n")
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            anchors.append(_anchor(json.loads(line)))
+        except (ValueError, AuditError) as error:
+            if number == len(lines):  # no newline after it: the write was cut short
+                break
+            raise AuditError(f"line {number}: {error}") from None
+    return anchors
+
+
+def check_anchors(
+    rows: Iterable[ChainedRecord | Mapping[str, Any]], anchors: Sequence[Anchor]
+) -> list[Problem]:
+    """What the anchors show wrong with ``rows``: a record that no longer hashes to its
+    anchor (rewritten), an anchored record gone from the middle, records gone from the end.
+
+    >>> from datetime import UTC, datetime
+    >>> at = datetime(2024, 6, 1, tzinfo=UTC)
+    >>> log = chain([AuditRecord(n, audit_time(at), "system", "tick", {}) for n in (1, 2, 3)])
+    >>> check_anchors(log, [Anchor(3, log[2].hash, 0)])
+    []
+    >>> [str(p) for p in check_anchors(log[:1], [Anchor(3, log[2].hash, 0)])]
+    ['records 2 to 3 are missing from the end: an anchor saw record 3 (the log ends at 1)']
+    """
+    hashes: dict[int, str] = {}
+    for raw in rows:
+        seq = raw.seq if isinstance(raw, ChainedRecord) else raw.get("seq")
+        if isinstance(seq, int) and not isinstance(seq, bool):
+            hashes[seq] = raw.hash if isinstance(raw, ChainedRecord) else str(raw.get("hash"))
+    last = max(hashes, default=0)
+    problems: list[Problem] = []
+    seen: set[tuple[int, str]] = set()
+    for anchor in anchors:
+        if (anchor.seq, anchor.head) in seen or anchor.seq > last:
+            continue
+        seen.add((anchor.seq, anchor.head))
+        stored = hashes.get(anchor.seq)
+        if stored is None:
+            message = f"record {anchor.seq}, which an anchor saw, is missing"
+            problems.append(Problem(anchor.seq, "anchor", message))
+        elif stored != anchor.head:
+            message = f"record {anchor.seq} no longer hashes to its anchor {anchor.head}"
+            problems.append(Problem(anchor.seq, "anchor", message + ": the log was rewritten"))
+    furthest = max((anchor.seq for anchor in anchors), default=0)
+    if furthest > last:
+        gone = f"record {furthest}" if furthest == last + 1 else f"records {last + 1} to {furthest}"
+        verb = "is" if furthest == last + 1 else "are"
+        problems.append(
+            Problem(
+                last + 1,
+                "truncated",
+                f"{gone} {verb} missing from the end: an anchor saw record {furthest} "
+                f"(the log ends at {last})",
             )
         )
     return problems

@@ -17,11 +17,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import Result
 from server_support import ServerProcess, free_port, wait_until
 from sqlalchemy import MetaData, select, update
 from store_support import migrated
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from baccarat.cli import app
 from baccarat.fair import commitment

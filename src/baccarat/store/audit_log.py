@@ -18,7 +18,7 @@ from baccarat.audit import ChainedRecord, Problem, append, verify_chain
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.store.schema import audit_log
 
-__all__ = ["append_audit", "audit_rows", "verify_audit_log"]
+__all__ = ["append_audit", "audit_head", "audit_rows", "verify_audit_log"]
 
 
 def append_audit(
@@ -34,6 +34,13 @@ def append_audit(
     record = append(last, from_epoch_ms(at_ms), actor, action, details)
     connection.execute(audit_log.insert().values(**record.to_row()))
     return record
+
+
+def audit_head(connection: Connection) -> tuple[int, str] | None:
+    """The last record's ``seq`` and hash (``None`` for an empty log): what an anchor keeps."""
+    query = select(audit_log.c.seq, audit_log.c.hash).order_by(audit_log.c.seq.desc()).limit(1)
+    row = connection.execute(query).first()
+    return None if row is None else (int(row.seq), str(row.hash))
 
 
 def audit_rows(connection: Connection) -> list[dict[str, Any]]:
