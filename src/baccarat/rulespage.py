@@ -53,7 +53,8 @@ INTERRUPTION_TEXT = (
     "already stored resumes after the restart with exactly those cards, and its bets settle "
     "as usual: the cards were fixed before any was shown, so nobody can have been favoured. "
     "A round stopped before its cards were drawn is voided and every stake is returned in "
-    "full. A settled round is never changed."
+    "full. A table taken out of play finishes its unfinished round by the same rule when the "
+    "service restarts. A settled round is never changed."
 )
 
 FAIRNESS_TEXT = (

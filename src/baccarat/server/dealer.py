@@ -21,7 +21,7 @@ from baccarat.fair import commitment, new_server_seed
 from baccarat.roads import Scoreboard
 from baccarat.rulesets import RuleSet
 from baccarat.server.clock import Clock, iso_utc
-from baccarat.server.live import LiveTable, coup_result
+from baccarat.server.live import LiveTable, coup_result, finished_round
 from baccarat.server.metrics import Metrics
 from baccarat.server.pause import PauseHook
 from baccarat.server.runner import StoreRunner
@@ -31,6 +31,7 @@ from baccarat.store.ledger import new_id
 from baccarat.store.rounds import (
     RoundRow,
     close_round,
+    last_finished_round,
     open_round,
     shoe_rounds,
     store_cards,
@@ -92,8 +93,9 @@ class Dealer:
         """Deal until cancelled; after a failure, rebuild from the database and go on."""
         while True:
             try:
-                await self.recover()
+                resumable = await self.recover()
                 self.ready.set()
+                await self.resume(resumable)
                 while True:
                     await self._ensure_shoe()
                     await self._play_round()
@@ -105,8 +107,12 @@ class Dealer:
 
     # -- recovery --------------------------------------------------------------------
 
-    async def recover(self) -> None:
-        """Load the shoe in play and finish every round left unfinished."""
+    async def recover(self) -> list[RoundRow]:
+        """Load the shoe in play, void every unfinished round without cards; the rounds to resume.
+
+        The voids are done before the server listens (no bet can land in such a round); each
+        client that connects later finds the last one in its snapshot's ``last_round``.
+        """
         shoe_row = await self.runner.read(lambda c: open_shoe(c, self.table_id))
         ended = await self.runner.read(lambda c: last_ended_shoe(c, self.table_id))
         self.live.previous_shoe = None if ended is None else _public_shoe(ended)
@@ -122,14 +128,28 @@ class Dealer:
         else:
             await self._load_shoe(shoe_row)
         pending = await self.runner.read(lambda c: unfinished_rounds(c, self.table_id))
+        resumable: list[RoundRow] = []
         for row in pending:
             action = recovery_action(row.phase, has_cards=row.cards is not None)
             if action == "void":
                 await self._void(row, RESTART_VOID_REASON)
             elif action == "resume" and row.cards is not None:
-                log.info("table %s: resuming round %d with its stored cards", self.table_id, row.id)
-                self.live.round, self.live.phase = row, Phase.DEALT
-                await self._reveal_and_settle(row, deal(row.cards))
+                resumable.append(row)
+        last = await self.runner.read(lambda c: last_finished_round(c, self.table_id))
+        self.live.last_round = (
+            None if last is None else finished_round(last, last.phase, last.void_reason)
+        )
+        if resumable:
+            self.live.round, self.live.phase = resumable[0], Phase.DEALT
+        return resumable
+
+    async def resume(self, resumable: list[RoundRow]) -> None:
+        """Reveal and settle each round with stored cards, while the clients watch."""
+        for row in resumable:
+            log.info("table %s: resuming round %d with its stored cards", self.table_id, row.id)
+            assert row.cards is not None
+            self.live.round, self.live.phase = row, Phase.DEALT
+            await self._reveal_and_settle(row, deal(row.cards))
         shoe_row = self.live.shoe
         if shoe_row is not None and not shoe_row.ended and self.shoe and self.shoe.finished:
             await self._end_shoe()
@@ -167,6 +187,7 @@ class Dealer:
         self.metrics.rounds.labels(self.table_id, "voided").inc()
         log.info("table %s: round %d voided (%s)", self.table_id, row.id, reason)
         private = {player: {"returned": amount} for player, amount in returned.items()}
+        self.live.last_round = finished_round(row, Phase.VOIDED, reason)
         self.live.publish("round_void", {"round_id": row.id, "reason": reason}, private)
 
     # -- shoes -----------------------------------------------------------------------
@@ -333,6 +354,7 @@ class Dealer:
 
         settled = await self.runner.write(settling)
         live.phase = Phase.SETTLED
+        live.last_round = finished_round(row, Phase.SETTLED)
         self.metrics.rounds.labels(self.table_id, "settled").inc()
         private = {player: s.to_json() for player, s in settled.items()}  # the player's own
         live.publish(

@@ -22,7 +22,14 @@ from baccarat.store.rounds import RoundRow
 from baccarat.store.shoes import ShoeRow
 from baccarat.table import Phase, RevealedCard, TableSettings
 
-__all__ = ["WATCHING_DELAY_S", "Client", "LiveTable", "coup_result", "ruleset_view"]
+__all__ = [
+    "WATCHING_DELAY_S",
+    "Client",
+    "LiveTable",
+    "coup_result",
+    "finished_round",
+    "ruleset_view",
+]
 
 #: A client further behind than this many messages is dropped (it reconnects for a snapshot).
 MAX_QUEUE = 2_000
@@ -108,6 +115,11 @@ def coup_result(coup: Coup) -> dict[str, Any]:
     }
 
 
+def finished_round(row: RoundRow, phase: Phase, void_reason: str | None = None) -> dict[str, Any]:
+    """A finished round as the snapshot's ``last_round`` shows it."""
+    return {"id": row.id, "number": row.number, "phase": phase.value, "void_reason": void_reason}
+
+
 class LiveTable:
     """The in-memory face of one table, owned by its dealer, read by the API and the feed."""
 
@@ -125,6 +137,9 @@ class LiveTable:
         self.phase: Phase | None = None
         self.revealed: list[RevealedCard] = []
         self.result: dict[str, Any] | None = None
+        #: The table's newest settled or voided round (``finished_round``): a client that
+        #: connects after a restart voided or settled a round still learns of it.
+        self.last_round: dict[str, Any] | None = None
         self.board = Scoreboard()
         self._roads: tuple[tuple[int, int], dict[str, Any]] | None = None
         self.seq = 0
@@ -172,6 +187,7 @@ class LiveTable:
             "round": round_state,
             "cards": [card.to_json() for card in self.revealed],
             "result": self.result,
+            "last_round": self.last_round,
             "roads": self.roads(),
             "shoe": shoe_state,
             "previous_shoe": self.previous_shoe,

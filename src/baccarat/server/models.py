@@ -98,6 +98,13 @@ class RoundState(_Model):
     closes_at_ms: int
 
 
+class LastRound(_Model):
+    id: int
+    number: int
+    phase: Literal["settled", "voided"]
+    void_reason: str | None
+
+
 class ShoeState(_Model):
     id: str
     number: int
@@ -127,6 +134,9 @@ class TableView(_Model):
     round: RoundState | None
     cards: list[RevealedCardModel]
     result: dict[str, Any] | None
+    last_round: LastRound | None = Field(
+        description="The table's newest finished round (settled, or voided and why)."
+    )
     roads: dict[str, Any]
     shoe: ShoeState | None
     previous_shoe: dict[str, Any] | None = Field(

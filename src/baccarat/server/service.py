@@ -26,6 +26,7 @@ from baccarat.server.runner import StoreRunner
 from baccarat.store import Database, upgrade
 from baccarat.store.clock import db_now
 from baccarat.store.shoes import register_table
+from baccarat.store.undealt import UndealtRound, finish_undealt_tables
 from baccarat.table import Phase
 
 __all__ = ["Service"]
@@ -100,6 +101,7 @@ class Service:
                 register_table(c, settings.table_id, settings.ruleset, settings.to_json(), now)
 
         await self.runner.write(register)
+        await self._finish_undealt_tables()
         self._desk.start()
         for settings in self.config.tables:
             live = LiveTable(settings, rulesets[settings.table_id], self.clock)
@@ -111,13 +113,31 @@ class Service:
             self._tasks.append(
                 asyncio.create_task(dealer.run(), name=f"dealer-{settings.table_id}")
             )
-        # Serve once every table has finished its recovery, so no request sees a stale round.
+        # Serve once every table has restored its state and voided the rounds without cards, so
+        # no request sees a stale round and no bet lands in a round about to be voided. A round
+        # with stored cards is revealed and settled after: the players connected see it.
         await asyncio.gather(*(dealer.ready.wait() for dealer in self.dealers.values()))
         self._collector = QuietCollector(
             self.nobody_betting, self.clock, on_pause=self.metrics.gc_pause.observe
         )
         self._collector.install()  # what start-up built is long-lived: freeze it now
         self._tasks.append(asyncio.create_task(self._collector.run(), name="quiet-collector"))
+
+    async def _finish_undealt_tables(self) -> None:
+        """Finish the rounds in play of tables this server does not deal (nobody watches them)."""
+        dealt = [settings.table_id for settings in self.config.tables]
+
+        def run(c: Connection) -> list[UndealtRound]:
+            return finish_undealt_tables(c, dealt, db_now(c))
+
+        for round_ in await self.runner.write(run):
+            self.metrics.rounds.labels(round_.table_id, round_.phase.value).inc()
+            log.info(
+                "table %s is no longer dealt: round %d %s",
+                round_.table_id,
+                round_.round_id,
+                round_.phase.value,
+            )
 
     def nobody_betting(self) -> bool:
         """No table is open for bets right now."""

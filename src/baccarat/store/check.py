@@ -7,7 +7,10 @@
 5. every bet of a finished round has exactly one outcome (settled, voided or undone), and
    no bet of a round still in play has been settled;
 6. each table's stake account holds exactly the stakes still in play;
-7. every settlement pays what the shoe's rules pay on the round's cards.
+7. every settlement pays what the shoe's rules pay on the round's cards;
+10. every round in play can still be finished by a dealer: it is its table's newest round, on
+    its table's newest shoe (not ended), of a table still dealt; any other holds its stakes
+    forever (``baccarat.store.check_stuck``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from sqlalchemy import Connection, func, select
 
 from baccarat.cards import parse_cards
 from baccarat.coup import deal
+from baccarat.store.check_stuck import stuck_rounds
 from baccarat.store.ledger import stake_account
 from baccarat.store.rules import ruleset_from_toml
 from baccarat.store.schema import (
@@ -59,6 +63,7 @@ class LedgerReport:
     early_outcomes: list[int] = field(default_factory=list)
     stake_mismatches: list[str] = field(default_factory=list)
     wrong_payouts: list[str] = field(default_factory=list)
+    stuck_rounds: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> dict[str, list[str] | list[int]]:
@@ -71,6 +76,7 @@ class LedgerReport:
             "bets settled before their round was dealt": self.early_outcomes,
             "stake accounts that differ from the stakes in play": self.stake_mismatches,
             "settlements that differ from the rules": self.wrong_payouts,
+            "rounds in play that no dealer will finish": self.stuck_rounds,
         }
         if self.total != 0:
             found["all accounts together do not sum to zero"] = [str(self.total)]
@@ -165,6 +171,7 @@ def check_ledger(connection: Connection) -> LedgerReport:
                 f"stakes in play {staked.get(account, 0)}"
             )
     report.wrong_payouts = _check_payouts(c)
+    report.stuck_rounds = stuck_rounds(c)
     return report
 
 

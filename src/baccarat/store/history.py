@@ -31,6 +31,8 @@ class RoundRecall:
     number: int
     time_ms: int
     phase: str
+    #: Why the round was voided (``None`` unless it was).
+    void_reason: str | None
     cards: list[str] | None
     result: dict[str, Any] | None
     spots: dict[str, dict[str, Any]]
@@ -46,6 +48,7 @@ class RoundRecall:
             "number": self.number,
             "time_ms": self.time_ms,
             "phase": self.phase,
+            "void_reason": self.void_reason,
             "cards": self.cards,
             "result": self.result,
             "bets": [{"bet": bet, **spot} for bet, spot in self.spots.items()],
@@ -114,6 +117,7 @@ def _recall(connection: Connection, player_id: str, round_id: int) -> RoundRecal
         number=row.number,
         time_ms=row.finished_at or row.closed_at or row.opened_at,
         phase=row.phase.value,
+        void_reason=row.void_reason,
         cards=cards,
         result=_result(row.cards),
         spots=dict(spots),

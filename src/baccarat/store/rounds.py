@@ -23,6 +23,7 @@ __all__ = [
     "RoundRow",
     "close_round",
     "get_round",
+    "last_finished_round",
     "open_round",
     "shoe_rounds",
     "store_cards",
@@ -159,6 +160,21 @@ def unfinished_rounds(connection: Connection, table_id: str) -> list[RoundRow]:
         rounds.c.phase.in_([Phase.OPEN.value, Phase.CLOSED.value, Phase.DEALT.value]),
     )
     return [_row(row) for row in connection.execute(query.order_by(rounds.c.id))]
+
+
+def last_finished_round(connection: Connection, table_id: str) -> RoundRow | None:
+    """The table's newest round that is settled or voided, if any."""
+    query = (
+        select(rounds)
+        .where(
+            rounds.c.table_id == table_id,
+            rounds.c.phase.in_([Phase.SETTLED.value, Phase.VOIDED.value]),
+        )
+        .order_by(rounds.c.id.desc())
+        .limit(1)
+    )
+    row = connection.execute(query).first()
+    return None if row is None else _row(row)
 
 
 def shoe_rounds(connection: Connection, shoe_id: str) -> list[RoundRow]:

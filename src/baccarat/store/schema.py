@@ -103,6 +103,8 @@ game_tables = Table(
     Column("ruleset", String(200), nullable=False),
     Column("settings", Text, nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    # Set when a server starts without this table; no round of it may then stay in play.
+    Column("retired_at", BigInteger, nullable=True),
 )
 
 shoes = Table(

@@ -17,7 +17,14 @@ from baccarat.table.betting import (
     doubled,
     total_staked,
 )
-from baccarat.table.recovery import RESTART_VOID_REASON, Recovery, recovery_action
+from baccarat.table.recovery import (
+    RESTART_VOID_REASON,
+    UNDEALT_VOID_REASON,
+    Recovery,
+    UndealtRecovery,
+    recovery_action,
+    undealt_action,
+)
 from baccarat.table.reveal import HandName, RevealedCard, reveal_order
 from baccarat.table.round import ACTIONS, Phase, Round, TransitionError
 from baccarat.table.settings import Dealing, TableSettings
@@ -35,10 +42,13 @@ __all__ = [
     "Round",
     "TableSettings",
     "TransitionError",
+    "UNDEALT_VOID_REASON",
+    "UndealtRecovery",
     "add_bets",
     "check_bets",
     "doubled",
     "recovery_action",
     "reveal_order",
     "total_staked",
+    "undealt_action",
 ]

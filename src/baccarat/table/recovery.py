@@ -5,10 +5,16 @@ before any was shown, so dealing them again changes nothing. A round with no sto
 cards is voided and every stake returned: no card had been drawn, so nobody can have
 been favoured. Finished rounds are left alone.
 
+A table that the restarted server no longer deals (dropped from its tables) has no dealer
+to resume a round, and nobody watches it: the same policy applies without the reveal. A
+round with stored cards is settled on them at once; one without is voided.
+
 >>> recovery_action(Phase.OPEN, has_cards=False), recovery_action(Phase.DEALT, has_cards=True)
 ('void', 'resume')
 >>> recovery_action(Phase.SETTLED, has_cards=True)
 'none'
+>>> undealt_action(Phase.DEALT, has_cards=True), undealt_action(Phase.CLOSED, has_cards=False)
+('settle', 'void')
 """
 
 from __future__ import annotations
@@ -17,11 +23,22 @@ from typing import Literal
 
 from baccarat.table.round import Phase
 
-__all__ = ["RESTART_VOID_REASON", "Recovery", "recovery_action"]
+__all__ = [
+    "RESTART_VOID_REASON",
+    "UNDEALT_VOID_REASON",
+    "Recovery",
+    "UndealtRecovery",
+    "recovery_action",
+    "undealt_action",
+]
 
 Recovery = Literal["resume", "void", "none"]
+UndealtRecovery = Literal["settle", "void", "none"]
 
 RESTART_VOID_REASON = "the table restarted before the cards were drawn; every stake is returned"
+UNDEALT_VOID_REASON = (
+    "the table is no longer dealt and its cards were not drawn; every stake is returned"
+)
 
 
 def recovery_action(phase: Phase, *, has_cards: bool) -> Recovery:
@@ -29,3 +46,9 @@ def recovery_action(phase: Phase, *, has_cards: bool) -> Recovery:
     if phase.final:
         return "none"
     return "resume" if has_cards else "void"
+
+
+def undealt_action(phase: Phase, *, has_cards: bool) -> UndealtRecovery:
+    """For a table no longer dealt: ``settle`` on stored cards, ``void`` without, else ``none``."""
+    action = recovery_action(phase, has_cards=has_cards)
+    return "settle" if action == "resume" else action

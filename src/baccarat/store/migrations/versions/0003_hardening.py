@@ -49,4 +49,7 @@ def _demo_play() -> None:
 
 
 def _round_voids() -> None:
-    """Why a round was voided."""
+    """Why a round was voided (``rounds.void_reason``, since 0001) and which tables are no
+    longer dealt: ``game_tables.retired_at`` is set when a server starts without the table
+    (after it finished the table's rounds), cleared when one deals it again."""
+    op.add_column("game_tables", sa.Column("retired_at", _BIG, nullable=True))

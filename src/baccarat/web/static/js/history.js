@@ -11,7 +11,7 @@ const WINNER = { player: "Player wins", banker: "Banker wins", tie: "Tie" };
 
 function resultText(round) {
   const result = round.result;
-  if (round.phase === "voided") return "Void: stakes returned";
+  if (round.phase === "voided") return round.void_reason ? `Void: ${round.void_reason}` : "Void: stakes returned";
   if (!result?.winner) return "In play";
   const totals = Number.isInteger(result.player_total) ? ` ${result.player_total}–${result.banker_total}` : "";
   return `${WINNER[result.winner] ?? result.winner}${totals}`;

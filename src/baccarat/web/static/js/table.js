@@ -16,6 +16,7 @@ import * as model from "./model.js";
 import { explain } from "./refusals.js";
 import { scoreboard } from "./scoreboard.js";
 import { stage as stageView } from "./stage.js";
+import { voidNotice } from "./voidnotice.js";
 import { TableFeed } from "./ws.js";
 
 const MESSAGE_MS = 6000;
@@ -43,6 +44,7 @@ export function mountTable(main, id) {
   const fairness = fairnessPanel();
   const info = tableInfo();
   const message = h("div", { class: "table-message", role: "alert" });
+  const notice = voidNotice();
   const player = betting(id, state, {
     changed: () => {
       message.textContent = "";
@@ -66,7 +68,7 @@ export function mountTable(main, id) {
   const title = h("h1", { class: "visually-hidden" }, "Table");
 
   const view = h("div", { class: "table-view" },
-    h("div", { class: "table-view__felt" }, title, stage.el, spectator,
+    h("div", { class: "table-view__felt" }, title, stage.el, notice.el, spectator,
       h("div", { class: "bets-area" }, message, bets.el),
       h("div", { class: "rack" }, rack.el, actions)),
     h("div", { class: "table-view__roads" }, board.el),
@@ -140,6 +142,7 @@ export function mountTable(main, id) {
     state.winners = new Set();
     const result = model.result(table);
     if (result) showResult(result);
+    notice.fromSnapshot(table.last_round);
     board.update(model.roads(table));
     draw();
     if (account.playing) {
@@ -205,6 +208,7 @@ export function mountTable(main, id) {
       case "round_result":
         table.result = event;
         showResult(event);
+        notice.resulted();
         if (event.roads) {
           table.roads = event.roads;
           board.update(event.roads);
@@ -219,6 +223,7 @@ export function mountTable(main, id) {
       case "round_void":
         setRound({ ...state.round, phase: "voided" });
         say(`Round void: ${event.reason}. Every stake is returned.`, "info");
+        notice.voided(event);
         state.stakes = {};
         account.refresh();
         break;

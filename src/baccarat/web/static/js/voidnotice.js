@@ -1,0 +1,61 @@
+// The notice of a voided round: "Round N void — stakes returned". It comes from a `round_void`
+// event, or from a snapshot's `last_round`: a restart voids a round before the server listens,
+// so a page that reconnects learns of it only from its snapshot. It stays until the table's
+// next result, or until the player dismisses it (that round's notice is then not shown again).
+
+import { h } from "./dom.js";
+
+/** The notice for the table's last finished round, or null when it was not voided. */
+export function voidText(lastRound) {
+  if (!lastRound || lastRound.phase !== "voided" || !Number.isInteger(lastRound.id)) return null;
+  return `Round ${lastRound.id} void — stakes returned`;
+}
+
+/** The notice element and its three inputs: a snapshot, a `round_void` event, a result. */
+export function voidNotice() {
+  const text = h("strong", { class: "void-notice__text" }, "");
+  const reason = h("span", { class: "void-notice__reason" }, "");
+  const dismissed = new Set();
+  let current = null;
+  const close = h("button", {
+    type: "button",
+    class: "void-notice__close",
+    "aria-label": "Dismiss",
+    onclick: () => {
+      if (current !== null) dismissed.add(current);
+      hide();
+    },
+  }, "✕");
+  const el = h("div", { class: "void-notice", role: "status", hidden: true }, text, reason, close);
+
+  function show(round) {
+    const line = voidText(round);
+    if (line === null || dismissed.has(round.id)) {
+      hide();
+      return;
+    }
+    current = round.id;
+    text.textContent = line;
+    reason.textContent = round.void_reason ?? "";
+    el.dataset.round = String(round.id);
+    el.hidden = false;
+  }
+
+  function hide() {
+    current = null;
+    el.hidden = true;
+    text.textContent = "";
+    reason.textContent = "";
+    delete el.dataset.round;
+  }
+
+  return {
+    el,
+    /** A snapshot's `last_round` (null, settled or voided). */
+    fromSnapshot: (lastRound) => show(lastRound),
+    /** A `round_void` event. */
+    voided: (event) => show({ id: event.round_id, phase: "voided", void_reason: event.reason }),
+    /** A later round's result: the notice has had its time. */
+    resulted: () => hide(),
+  };
+}
