@@ -1,11 +1,13 @@
 """The dealer of one table: shoes, rounds, the reveal and the settlement, forever.
 
 Per round: open with a deadline (database time), close at the deadline, draw the coup
-from the fair shoe and store its cards, reveal them one by one in deal order, settle
-every bet in one transaction. The shoe's commitment is published before its first round;
-its server seed after its last. A face-down table squeezes each card (a ``squeeze`` event
-without the card, a pause) before turning it. On start, and after any failure, the dealer first
-rebuilds its state from the database and finishes what was left (``baccarat.table.recovery``).
+from the fair shoe and store its cards, reveal them one by one in deal order (each recorded
+in the round's ``revealed`` just after its event, so the stored views never run ahead of the
+feed), settle every bet in one transaction. The shoe's commitment is published before its
+first round; its server seed after its last. A face-down table squeezes each card (a
+``squeeze`` event without the card, a pause) before turning it. On start, and after any
+failure, the dealer first rebuilds its state from the database and finishes what was left
+(``baccarat.table.recovery``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from baccarat.store.rounds import (
     close_round,
     last_finished_round,
     open_round,
+    record_reveal,
     shoe_rounds,
     store_cards,
     unfinished_rounds,
@@ -55,6 +58,7 @@ from baccarat.table import (
     recovery_action,
     reveal_order,
 )
+from baccarat.table.reveal import reveal_bits
 
 __all__ = ["Dealer", "squeeze_order"]
 
@@ -321,12 +325,22 @@ class Dealer:
                 return result
             await self.clock.sleep(result / 1000)
 
+    async def _record_reveal(self, round_id: int) -> None:
+        """Let the stored views show what the table has revealed (after its events went out)."""
+        shown = reveal_bits(self.live.revealed)
+        await self.runner.write(lambda c: record_reveal(c, round_id, shown))
+
     async def _reveal_and_settle(self, row: RoundRow, coup: Coup) -> None:
         live = self.live
-        live.revealed = []
         pause_ms = live.settings.reveal_ms
         face_down = live.settings.dealing == "face-down"
-        for card in squeeze_order(coup) if face_down else reveal_order(coup):
+        order = squeeze_order(coup) if face_down else reveal_order(coup)
+        # A resumed round goes on from the cards already shown before the restart.
+        shown_before = row.revealed
+        live.revealed = [card for card in order if shown_before >> card.index & 1]
+        for card in order:
+            if shown_before >> card.index & 1:
+                continue
             await self.clock.sleep(pause_ms / 1000)
             if face_down:
                 # The squeeze names the card's place only: its value leaves at the reveal.
@@ -335,6 +349,9 @@ class Dealer:
                 await self.clock.sleep(pause_ms / 1000)
             live.revealed.append(card)
             live.publish("card", {"round_id": row.id, **card.to_json()})
+            # The last card is recorded after the result: all shown means result announced.
+            if len(live.revealed) < len(order):
+                await self._record_reveal(row.id)
             if (
                 len(live.revealed) == 2
                 and self.pause.armed("dealing")
@@ -344,6 +361,7 @@ class Dealer:
         live.board.add_coup(coup)
         live.result = coup_result(coup)
         live.publish("round_result", {"round_id": row.id, **live.result, "roads": live.roads()})
+        await self._record_reveal(row.id)
         ruleset = live.ruleset
 
         def settling(c: Connection) -> dict[str, PlayerSettlement]:

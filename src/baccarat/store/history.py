@@ -1,7 +1,8 @@
 """Game recall: the rounds a player bet on, newest first, with the ledger's own balances.
 
-Each round gives its bets per spot (undone bets left out), the cards and the result, what
-each spot returned, and the player's balance just before the round's first ledger entry
+Each round gives its bets per spot (undone bets left out), the cards shown so far and the
+result once announced (``RoundRow.face``: never a card before its reveal), what each spot
+returned, and the player's balance just before the round's first ledger entry
 on the player's account and just after its last one: both are sums of the ledger's
 entries, so the recall agrees with the ledger to the minor unit.
 """
@@ -14,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from baccarat.coup import DealError, deal
+from baccarat.coup import Coup
 from baccarat.store.ledger import player_account
 from baccarat.store.rounds import get_round
 from baccarat.store.schema import bet_outcomes, bets, ledger_entries, ledger_transactions
@@ -110,7 +111,8 @@ def _recall(connection: Connection, player_id: str, round_id: int) -> RoundRecal
         if bet.returned is not None:
             spot["returned"] = (spot["returned"] or 0) + int(bet.returned)
     before, after = _balances_around(connection, player_id, round_id)
-    cards = None if row.cards is None else [card.code for card in row.cards]
+    face = row.face()
+    cards = face.codes or None
     return RoundRecall(
         round_id=round_id,
         table_id=row.table_id,
@@ -119,7 +121,7 @@ def _recall(connection: Connection, player_id: str, round_id: int) -> RoundRecal
         phase=row.phase.value,
         void_reason=row.void_reason,
         cards=cards,
-        result=_result(row.cards),
+        result=None if face.coup is None else _result(face.coup),
         spots=dict(spots),
         staked=sum(s["stake"] for s in spots.values()),
         returned=sum(s["returned"] or 0 for s in spots.values()),
@@ -128,13 +130,7 @@ def _recall(connection: Connection, player_id: str, round_id: int) -> RoundRecal
     )
 
 
-def _result(cards: Any) -> dict[str, Any] | None:
-    if cards is None:
-        return None
-    try:
-        coup = deal(cards)
-    except DealError:
-        return None
+def _result(coup: Coup) -> dict[str, Any]:
     return {
         "winner": coup.winner,
         "player_total": coup.player.total,

@@ -1,7 +1,10 @@
 """The shoe record (``docs/shoe-record.md``) of a stored shoe, with every wager and its return.
 
 A wager in the record is one player's whole stake on one bet in one round (the unit the
-rules settle); voided and undone bets are not wagers of any coup.
+rules settle); voided and undone bets are not wagers of any coup. Its player is a per-shoe
+pseudonym (``baccarat.store.pseudonyms``). A coup enters the record
+once its round is settled, which is after its result was announced (``RoundRow.face``), so
+even the record of a shoe in play never shows the current round's cards.
 """
 
 from __future__ import annotations
@@ -11,8 +14,8 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from baccarat.coup import deal
 from baccarat.record import WagerEntry, build_record
+from baccarat.store.pseudonyms import pseudonym, record_key
 from baccarat.store.rounds import shoe_rounds
 from baccarat.store.rules import ruleset_from_toml
 from baccarat.store.schema import bet_outcomes, bets, rounds
@@ -25,9 +28,9 @@ __all__ = ["shoe_record"]
 def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
     """The record of ``shoe``: revealed (server seed included) only if the shoe has ended."""
     played = [
-        row
+        (row, face.coup)
         for row in shoe_rounds(connection, shoe.id)
-        if row.phase is Phase.SETTLED and row.cards is not None
+        if row.phase is Phase.SETTLED and (face := row.face()).coup is not None
     ]
     query = (
         select(
@@ -49,10 +52,12 @@ def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
         .order_by(bets.c.round_id, bets.c.player_id, bets.c.spot)
     )
     wagers: dict[int, list[WagerEntry]] = defaultdict(list)
+    # Players appear by per-shoe pseudonyms (baccarat.store.pseudonyms), never by their ids.
+    key = record_key(connection)
     for row in connection.execute(query):
         wagers[row.round_id].append(
             WagerEntry(
-                row.player_id,
+                pseudonym(key, shoe.id, row.player_id),
                 row.spot,
                 int(row.stake),
                 int(row.returned),
@@ -60,11 +65,12 @@ def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
                 event=row.event,
             )
         )
-    coups = [deal(row.cards) for row in played if row.cards is not None]
+    for entries in wagers.values():
+        entries.sort(key=lambda wager: (wager.player, wager.bet))  # no order of player ids
     return build_record(
         shoe.fair(),
         ruleset_from_toml(shoe.ruleset_toml),
-        coups,
-        wagers=[wagers.get(row.id, []) for row in played],
+        [coup for _, coup in played],
+        wagers=[wagers.get(row.id, []) for row, _ in played],
         revealed=shoe.ended,
     )

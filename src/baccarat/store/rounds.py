@@ -18,6 +18,7 @@ from baccarat.cards import Card, parse_cards
 from baccarat.store.clock import db_now
 from baccarat.store.schema import rounds
 from baccarat.table import Phase, Round
+from baccarat.table.reveal import RoundFace, round_face
 
 __all__ = [
     "RoundRow",
@@ -25,6 +26,7 @@ __all__ = [
     "get_round",
     "last_finished_round",
     "open_round",
+    "record_reveal",
     "shoe_rounds",
     "store_cards",
     "unfinished_rounds",
@@ -46,6 +48,12 @@ class RoundRow:
     cards: tuple[Card, ...] | None
     void_reason: str | None
     finished_at: int | None
+    #: The cards shown so far (``baccarat.table.reveal.reveal_bits``).
+    revealed: int = 0
+
+    def face(self) -> RoundFace:
+        """What anyone may see of this round now: the one rule every view goes through."""
+        return round_face(self.cards, self.revealed, settled=self.phase is Phase.SETTLED)
 
     def domain(self) -> Round:
         """The pure round state."""
@@ -67,6 +75,7 @@ def _row(row: Any) -> RoundRow:
         cards=None if row.cards is None else tuple(parse_cards(row.cards)),
         void_reason=row.void_reason,
         finished_at=row.finished_at,
+        revealed=row.revealed,
     )
 
 
@@ -151,6 +160,19 @@ def store_cards(connection: Connection, round_id: int, cards: Sequence[Card], at
     stored = get_round(connection, round_id)
     assert stored is not None
     return stored
+
+
+def record_reveal(connection: Connection, round_id: int, revealed: int) -> None:
+    """Add the cards in ``revealed`` (``reveal_bits``) to those shown of a dealt round.
+
+    Called only after the cards' events are published, so that no reader sees a card first;
+    the bits are only ever added, so a resumed reveal never hides a card already shown.
+    """
+    connection.execute(
+        update(rounds)
+        .where(rounds.c.id == round_id, rounds.c.phase == Phase.DEALT.value)
+        .values(revealed=rounds.c.revealed.op("|")(revealed))
+    )
 
 
 def unfinished_rounds(connection: Connection, table_id: str) -> list[RoundRow]:

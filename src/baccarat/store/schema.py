@@ -143,6 +143,9 @@ rounds = Table(
     # Card codes in deal order, stored before the first is revealed.
     Column("cards", String(24), nullable=True),
     Column("dealt_at", BigInteger, nullable=True),
+    # The cards shown so far: bit i once the card dealt i-th has been turned (every view of
+    # the round shows only those, baccarat.table.reveal.round_face; all bits: result announced).
+    Column("revealed", Integer, nullable=False, server_default="0"),
     Column("void_reason", String(200), nullable=True),
     Column("finished_at", BigInteger, nullable=True),
     Index(None, "table_id", "phase"),

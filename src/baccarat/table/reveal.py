@@ -3,6 +3,11 @@
 Cards are revealed one at a time in deal order: P1 B1 P2 B2, then the Player's third
 card, then the Banker's. ``position`` is the card's place in its hand (0, 1 or 2).
 
+The coup is stored whole before its first card is turned, so every view of a round goes
+through one rule, ``round_face``: a card is shown once it has been turned (the set of turned
+cards is kept as ``reveal_bits``, bit ``i`` for the card dealt ``i``-th, whatever the order
+they were turned in), and the winner and totals only once every card has been shown.
+
 >>> from baccarat.cards import parse_cards
 >>> from baccarat.coup import deal
 >>> [str(c) for c in reveal_order(deal(parse_cards("4h 3c 2d 2s 7h")))]
@@ -11,13 +16,14 @@ card, then the Banker's. ``position`` is the card's place in its hand (0, 1 or 2
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from baccarat.cards import Card
-from baccarat.coup import Coup
+from baccarat.coup import Coup, deal
 
-__all__ = ["HandName", "RevealedCard", "reveal_order"]
+__all__ = ["HandName", "RevealedCard", "RoundFace", "reveal_bits", "reveal_order", "round_face"]
 
 HandName = Literal["player", "banker"]
 
@@ -54,3 +60,60 @@ def reveal_order(coup: Coup) -> tuple[RevealedCard, ...]:
         RevealedCard(hand, position, index, card)
         for index, ((hand, position), card) in enumerate(zip(hands, coup.cards, strict=True))
     )
+
+
+def reveal_bits(cards: Iterable[RevealedCard]) -> int:
+    """The turned cards as one number: bit ``i`` set for the card dealt ``i``-th.
+
+    >>> from baccarat.cards import parse_cards
+    >>> order = reveal_order(deal(parse_cards("4h 3c 2d 2s 7h")))
+    >>> reveal_bits(order[:2]), reveal_bits([order[2], order[0]]), reveal_bits(order)
+    (3, 5, 31)
+    """
+    bits = 0
+    for card in cards:
+        bits |= 1 << card.index
+    return bits
+
+
+@dataclass(frozen=True, slots=True)
+class RoundFace:
+    """What anyone may see of a round: the cards turned so far, in deal order, and the coup
+    (its winner, totals, pairs) only once every one of its cards has been turned."""
+
+    cards: tuple[RevealedCard, ...]
+    coup: Coup | None
+
+    @property
+    def codes(self) -> list[str]:
+        return [card.card.code for card in self.cards]
+
+
+def round_face(cards: Sequence[Card] | None, revealed: int, *, settled: bool = False) -> RoundFace:
+    """The visible part of a round whose stored cards are ``cards``, ``revealed`` being its
+    ``reveal_bits``. A settled round shows everything: it is settled only after its result
+    was announced (and rounds stored before reveals were recorded are all settled).
+
+    The dealer records the last card's bit only after announcing the result, so "all cards
+    shown" and "result announced" are one and the same state.
+
+    >>> from baccarat.cards import parse_cards
+    >>> cards = parse_cards("4h 3c 2d 2s 7h")
+    >>> face = round_face(cards, 0b00101)
+    >>> face.codes, face.coup
+    (['4h', '2d'], None)
+    >>> round_face(cards, 0b11111).coup.winner.value
+    'player'
+    >>> round_face(cards, 0, settled=True).codes
+    ['4h', '3c', '2d', '2s', '7h']
+    >>> round_face(None, 0)
+    RoundFace(cards=(), coup=None)
+    """
+    if cards is None:
+        return RoundFace((), None)
+    coup = deal(cards)
+    order = reveal_order(coup)
+    if settled:
+        return RoundFace(order, coup)
+    shown = tuple(card for card in order if revealed >> card.index & 1)
+    return RoundFace(shown, coup if len(shown) == len(order) else None)

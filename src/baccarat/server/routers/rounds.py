@@ -1,4 +1,8 @@
-"""``/api/rounds/{round_id}``: a round's revealed cards, its winner, and the caller's bets."""
+"""``/api/rounds/{round_id}``: a round's revealed cards, its winner, and the caller's bets.
+
+What the round shows comes from the database (``RoundRow.face``), like every other view of
+it, so any process answers the same and none shows a card before its reveal.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +11,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from sqlalchemy import Connection
 
-from baccarat.coup import deal
 from baccarat.server.clock import iso_utc
 from baccarat.server.deps import OptionalPlayer, ServiceDep
 from baccarat.server.errors import ApiError
@@ -15,7 +18,6 @@ from baccarat.server.models import MAX_INT, RoundView
 from baccarat.server.routers.responses import errors
 from baccarat.store.rounds import RoundRow, get_round
 from baccarat.store.wagers import player_round_bets
-from baccarat.table import Phase, reveal_order
 
 router = APIRouter(tags=["rounds"])
 
@@ -41,25 +43,8 @@ async def get_round_view(
     row, mine = await service.runner.read(run)
     if row is None:
         raise ApiError(404, "round_not_found", f"there is no round {round_id}")
-    cards: list[dict[str, Any]] = []
-    winner = player_total = banker_total = None
-    if row.phase is Phase.SETTLED and row.cards is not None:
-        coup = deal(row.cards)
-        cards = [card.to_json() for card in reveal_order(coup)]
-        winner, player_total, banker_total = (
-            coup.winner.value,
-            coup.player_total,
-            coup.banker_total,
-        )
-    else:
-        live = service.tables.get(row.table_id)
-        # A round still in play shows only what its table has revealed (never the stored cards).
-        if live is not None and live.round is not None and live.round.id == row.id:
-            cards = [card.to_json() for card in live.revealed]
-            if live.result is not None:
-                winner = live.result["winner"]
-                player_total = live.result["player_total"]
-                banker_total = live.result["banker_total"]
+    face = row.face()
+    coup = face.coup
     return RoundView.model_validate(
         {
             "id": row.id,
@@ -68,10 +53,10 @@ async def get_round_view(
             "number": row.number,
             "phase": row.phase.value,
             "closes_at": iso_utc(row.closes_at),
-            "cards": cards,
-            "winner": winner,
-            "player_total": player_total,
-            "banker_total": banker_total,
+            "cards": [card.to_json() for card in face.cards],
+            "winner": None if coup is None else coup.winner.value,
+            "player_total": None if coup is None else coup.player_total,
+            "banker_total": None if coup is None else coup.banker_total,
             "void_reason": row.void_reason,
             "bets": mine,
         }
