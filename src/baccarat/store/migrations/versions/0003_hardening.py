@@ -26,6 +26,7 @@ def upgrade() -> None:
     _shoe_seeds()
     _demo_play()
     _round_voids()
+    _reveal_progress()
 
 
 def downgrade() -> None:
@@ -53,3 +54,11 @@ def _round_voids() -> None:
     longer dealt: ``game_tables.retired_at`` is set when a server starts without the table
     (after it finished the table's rounds), cleared when one deals it again."""
     op.add_column("game_tables", sa.Column("retired_at", _BIG, nullable=True))
+
+
+def _reveal_progress() -> None:
+    """Which of a round's stored cards have been shown (``rounds.revealed``, a bit per card),
+    so that every reader, in any process, shows no card before its reveal. Rounds already
+    settled show everything whatever this says."""
+    column = sa.Column("revealed", sa.Integer(), nullable=False, server_default="0")
+    op.add_column("rounds", column)
