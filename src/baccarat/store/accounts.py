@@ -4,6 +4,8 @@ A registered player is a ``players`` row like a guest (its own token hash is of 
 secret never shown) plus a ``logins`` row. Logging in opens an ``auth_sessions`` row
 holding the SHA-256 of a fresh bearer token and its expiry; logging out or a break ends it.
 The cashier moves play money between the player and the ``world`` account, in the ledger.
+A guest is never converted: registering makes a new player with no money, so a guest's
+demo money stays demo money (the cashier refuses guests).
 
 >>> normalize_username("  Alice_01 ")
 'alice_01'
@@ -21,7 +23,13 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, select, update
 
 from baccarat.store.ledger import WORLD, Transaction, balances, player_account, post
-from baccarat.store.players import create_player, new_token, token_hash
+from baccarat.store.players import (
+    DemoAccountError,
+    create_player,
+    is_demo,
+    new_token,
+    token_hash,
+)
 from baccarat.store.responsible import CASHIER
 from baccarat.store.schema import auth_sessions, logins
 
@@ -126,8 +134,11 @@ def end_sessions(
 def cashier(connection: Connection, player_id: str, amount: int, at: int) -> int:
     """Deposit (``amount`` > 0) or withdraw (< 0) play money; returns the new balance.
 
-    Raises ``ValueError`` for a withdrawal larger than the balance (nothing is written).
+    Raises ``ValueError`` for a withdrawal larger than the balance and ``DemoAccountError``
+    for a guest, whose demo money never mixes with real money (nothing is written).
     """
+    if is_demo(connection, player_id):
+        raise DemoAccountError("a guest's demo money can be neither deposited to nor withdrawn")
     account = player_account(player_id)
     balance = balances(connection, [account], lock=True).get(account, 0)
     if amount < 0 and -amount > balance:

@@ -1,24 +1,47 @@
 // The visitor's seat in the top bar: spectator, guest or logged-in player, the balance, the
-// connection.
+// connection. A guest's balance is demo money and says "Demo". Demo play is not offered while
+// this device knows of a running break (breakmemo.js), nor when the server turned guests off.
 
 import { ApiError, api } from "./api.js";
 import { logout } from "./auth.js";
+import { breakMemo } from "./breakmemo.js";
 import { announce } from "./dom.js";
 import { money } from "./format.js";
 import { session } from "./session.js";
 
 const listeners = new Set();
 let balance = null;
+// Whether the balance is a guest's demo money (the server says so), and whether guests may play.
+let demo = false;
+let guestsOn = true;
 
 const $ = (id) => document.getElementById(id);
+
+/** Why demo play is not offered now, or null when it is. */
+function joinBlocked() {
+  const onBreak = breakMemo.text();
+  if (onBreak) return onBreak;
+  if (!guestsOn && !session.savedToken) return "Demo play is not offered here: log in to play.";
+  return null;
+}
 
 function render() {
   const playing = Boolean(session.token);
   $("balance").hidden = !playing;
+  $("balance").classList.toggle("balance--demo", playing && demo);
+  $("balance-demo").hidden = !(playing && demo);
   $("balance-amount").textContent = playing && Number.isInteger(balance) ? money(balance) : "–";
+  // The account view's own copy of the balance, when it is shown.
+  const panel = document.getElementById("account-balance-amount");
+  if (panel) panel.textContent = Number.isInteger(balance) ? money(balance) : "–";
+  const blocked = joinBlocked();
   const join = $("join");
-  join.hidden = playing;
+  join.hidden = playing || blocked !== null;
   join.textContent = session.savedToken ? "Take a seat" : "Play as guest";
+  const note = $("break-note");
+  const onBreak = playing ? null : breakMemo.text();
+  note.hidden = !onBreak;
+  note.textContent = onBreak ?? "";
   $("leave").hidden = !playing;
   const name = session.username;
   $("user").hidden = !(playing && name);
@@ -36,6 +59,14 @@ function changed() {
 export const account = {
   get balance() {
     return balance;
+  },
+  /** Whether the balance shown is a guest's demo money. */
+  get demo() {
+    return demo;
+  },
+  /** Why the visitor cannot take a seat as a guest now ("On a break until …"), or null. */
+  get joinBlocked() {
+    return joinBlocked();
   },
   get playing() {
     return Boolean(session.token);
@@ -58,7 +89,10 @@ export const account = {
     }
     try {
       const me = await api.me();
+      const was = demo;
+      demo = me.demo === true;
       this.setBalance(me.balance);
+      if (was !== demo) changed();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         session.clear();
@@ -67,6 +101,11 @@ export const account = {
     }
   },
   async join() {
+    const blocked = joinBlocked();
+    if (blocked) {
+      render();
+      throw new Error(blocked);
+    }
     if (session.savedToken) {
       session.watching = false;
       changed();
@@ -77,24 +116,28 @@ export const account = {
     const player = await api.createGuest();
     session.save(player);
     balance = player.balance;
+    demo = player.demo !== false;
     changed();
-    announce(`Welcome. Your balance is ${money(player.balance)}.`);
+    announce(`Welcome. Your demo balance is ${money(player.balance)}: play money only.`);
   },
   /** After a login: the new seat's balance (`login.balance`) and everyone told. */
   signedIn(login) {
     balance = login.balance;
+    demo = false;
     changed();
   },
   /** Log out (a registered player's session ends on the server) and become a visitor. */
   async signOut() {
     await logout();
     balance = null;
+    demo = false;
     changed();
   },
   /** Forget the seat here only (the server already ended it, as a break does). */
   forget() {
     session.clear();
     balance = null;
+    demo = false;
     changed();
   },
   watch() {
@@ -109,7 +152,19 @@ export const account = {
     });
     $("leave").addEventListener("click", () => this.watch());
     $("logout").addEventListener("click", () => this.signOut());
-    render();
+    // A break met on this device hides demo play at once, and shows it again when it ends.
+    const followBreak = (update) => {
+      update();
+      const left = (breakMemo.until() ?? 0) - Date.now();
+      if (left > 0 && left < 2 ** 31 - 1) window.setTimeout(changed, left + 1000);
+    };
+    window.addEventListener("baccarat:break", () => followBreak(changed));
+    followBreak(render);
+    api.config().then((config) => {
+      if (config.guests !== false) return;
+      guestsOn = false;
+      changed();
+    }, () => {});
     return this.refresh();
   },
 };

@@ -57,7 +57,24 @@ function sessionPanel() {
   };
 }
 
+/** The balance as the account view shows it: "Demo balance" for a guest's demo money. */
+function balanceLine() {
+  const amount = h("span", { id: "account-balance-amount" }, Number.isInteger(account.balance) ? money(account.balance) : "–");
+  return account.demo
+    ? h("p", { class: "demo-balance", id: "account-balance" }, h("span", { class: "demo-balance__tag" }, "Demo"), " balance ", amount)
+    : h("p", { class: "demo-balance", id: "account-balance" }, "Balance ", amount);
+}
+
+/** A guest's panel: demo money, which the cashier neither takes nor pays out. */
+function demoPanel() {
+  return h("section", { class: "panel rg-panel", id: "cashier-panel", "aria-labelledby": "cashier-title" },
+    h("h2", { class: "panel-title", id: "cashier-title" }, "Demo money"),
+    balanceLine(),
+    h("p", { class: "rg-note" }, "You play as a guest with demo money: it can be neither deposited to nor withdrawn. Register to play with money of your own."));
+}
+
 function cashierPanel() {
+  if (account.demo) return demoPanel();
   const input = h("input", { id: "deposit-amount", inputmode: "decimal", class: "rg-input", placeholder: "e.g. 100.00" });
   const message = h("p", { class: "form-message", role: "alert", id: "deposit-message" });
   const deposit = async () => {
@@ -82,6 +99,7 @@ function cashierPanel() {
   input.addEventListener("keydown", (event) => { if (event.key === "Enter") deposit(); });
   return h("section", { class: "panel rg-panel", id: "cashier-panel", "aria-labelledby": "cashier-title" },
     h("h2", { class: "panel-title", id: "cashier-title" }, "Play money"),
+    balanceLine(),
     h("div", { class: "rg-session" },
       h("label", { class: "form-field", for: "deposit-amount" }, h("span", { class: "form-field__label" }, "Deposit amount (dollars)"), input),
       h("button", { type: "button", class: "btn btn--small", id: "deposit-submit", onclick: deposit }, "Deposit")),

@@ -4,6 +4,7 @@
 
 import { api } from "./api.js";
 import { utcText } from "./auth.js";
+import { breakMemo } from "./breakmemo.js";
 import { announce, fill, h } from "./dom.js";
 
 const MINUTE = 60_000;
@@ -91,6 +92,8 @@ export function breaksPanel({ onBreak }) {
         bar.hidden = false;
       }
       onBreak();
+      // After the seat is gone: this device offers no demo play until the break ends.
+      breakMemo.remember(taken.in_force?.until ?? until);
     } catch (error) {
       message.dataset.tone = "error";
       message.textContent = error.message;

@@ -55,7 +55,8 @@ export function mountTable(main, id) {
   });
   const spectator = h("div", { class: "spectator", hidden: true },
     h("span", {}, "You are watching this table."),
-    h("button", { type: "button", class: "btn btn--gold btn--small", onclick: () => account.join().catch(showError) }, "Take a seat to bet"));
+    h("button", { type: "button", class: "btn btn--gold btn--small", onclick: () => account.join().catch(showError) }, "Take a seat to bet"),
+    h("span", { class: "spectator__blocked" }));
   const action = (name, label, handler) =>
     h("button", { type: "button", class: "btn btn--action", "aria-label": label, dataset: { action: name }, onclick: handler },
       h("span", { class: "btn__icon", "aria-hidden": "true" }, ACTION_ICONS[name]),
@@ -103,6 +104,10 @@ export function mountTable(main, id) {
     const staked = Object.values(state.stakes).reduce((a, b) => a + b, 0);
     stage.setStaked(staked ? `Your bets ${money(staked)}` : "");
     spectator.hidden = playing;
+    // No seat offered while demo play is not (a break on this device, or guests turned off).
+    const blocked = account.joinBlocked;
+    spectator.querySelector("button").hidden = blocked !== null;
+    spectator.querySelector(".spectator__blocked").textContent = blocked ?? "";
     view.classList.toggle("is-spectator", !playing);
     for (const button of actions.querySelectorAll("button")) button.setAttribute("aria-disabled", String(!(open && playing)));
     info.update(table, state.round);
