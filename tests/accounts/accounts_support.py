@@ -145,6 +145,7 @@ def clock_at(ms: int) -> Callable[[], int]:
 
 
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.services)]
+DAY_MS = 24 * 3_600_000
 
 
 @pytest.fixture(name="db_url", params=DATABASES)
@@ -161,8 +162,13 @@ def db_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
 def service_fixture(db_url: str) -> Iterator[Service]:
     """The table service in-process: one standard table with a short betting window."""
     clock = MovableClock()
+    # The tests move the clock days ahead: tokens neither idle out nor expire on their own
+    # (but a login's after ``session_ttl_ms``); test_accounts_session_lifetime tests those.
     config = ServerConfig(
-        db_url, tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10)
+        db_url,
+        tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
+        session_idle_ms=365 * DAY_MS,
+        guest_lifetime_ms=365 * DAY_MS,
     )
     app = create_app(config, policy_clock=clock, session_ttl_ms=3_600_000)
     with TestClient(app) as client:

@@ -216,8 +216,12 @@ def test_a_due_reality_check_is_pushed_once_to_the_players_own_socket(service: S
         json={"time_limit_s": None, "reality_check_every_s": 300},
     )
     with (
-        service.client.websocket_connect(f"/ws/tables/standard?token={token}") as mine,
-        service.client.websocket_connect(f"/ws/tables/standard?token={other}") as theirs,
+        service.client.websocket_connect(
+            "/ws/tables/standard", headers={"Authorization": f"Bearer {token}"}
+        ) as mine,
+        service.client.websocket_connect(
+            "/ws/tables/standard", headers={"Authorization": f"Bearer {other}"}
+        ) as theirs,
     ):
         service.clock.advance(seconds=300)
         deadline = time.monotonic() + 15

@@ -24,9 +24,9 @@ from baccarat.store.check import check_ledger
 pytest_plugins = ("web_support",)
 
 
-def ws_url(served: Served, table: str, token: str | None = None) -> str:
+def ws_url(served: Served, table: str, ticket: str | None = None) -> str:
     base = served.url.replace("http://", "ws://")
-    return f"{base}/ws/tables/{table}" + (f"?token={token}" if token else "")
+    return f"{base}/ws/tables/{table}" + (f"?ticket={ticket}" if ticket else "")
 
 
 def guest(client: httpx.Client) -> str:

@@ -1,8 +1,11 @@
-"""Bearer tokens: ``Authorization: Bearer <token>`` on HTTP, ``?token=`` on the WebSocket.
+"""Bearer tokens: ``Authorization: Bearer <token>`` on HTTP (and on the WebSocket upgrade
+of a client that can send headers); a browser's WebSocket takes a single-use ticket.
 
-A guest's token maps to its player forever. A login's session token expires (its expiry
-is remembered with the hit and checked by the injectable clock on every use) and ends at
-logout or a break (``forget_player``). Only hashes of tokens are ever stored.
+Every token, a guest's or a login's, is a session in the database (``baccarat.store.
+sessions``), and every use reads it there: one primary-key read, no cache. So a session
+ended anywhere (a logout or a break on another server, an operator) is refused at once,
+by every server. A use records itself (``last_seen_at``) at most every ``touch_ms``: the
+idle timeout is then exact to within that, at one write per session per ``touch_ms``.
 """
 
 from __future__ import annotations
@@ -11,10 +14,12 @@ import time
 from collections.abc import Callable
 
 from baccarat.server.runner import StoreRunner
-from baccarat.store.accounts import session_player
-from baccarat.store.players import player_by_token
+from baccarat.store.sessions import LiveSession, live_session, touch_session
 
 __all__ = ["TokenBook", "bearer_token"]
+
+#: The longest token looked up: a real one is 43 characters.
+MAX_TOKEN_CHARS = 200
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -33,51 +38,39 @@ def bearer_token(header: str | None) -> str | None:
 
 
 class TokenBook:
-    """Look tokens up, remembering the players found."""
+    """Look tokens up in the database on every use, and keep their sessions from idling."""
 
     def __init__(
         self,
         runner: StoreRunner,
-        capacity: int = 100_000,
+        idle_ms: int = 30 * 60_000,
         now_ms: Callable[[], int] | None = None,
     ) -> None:
         self.runner = runner
-        self.capacity = capacity
-        #: The clock session expiry is judged by (the app factory installs the server's).
+        #: A session unused this long is over.
+        self.idle_ms = idle_ms
+        #: The clock sessions are judged by (the app factory installs the policy clock).
         self.now_ms: Callable[[], int] = now_ms or (lambda: time.time_ns() // 1_000_000)
-        self._known: dict[str, tuple[str, int | None]] = {}
 
-    def remember(self, token: str, player_id: str, expires_at: int | None = None) -> None:
-        if len(self._known) >= self.capacity:
-            self._known.clear()
-        self._known[token] = (player_id, expires_at)
+    @property
+    def touch_ms(self) -> int:
+        """How stale ``last_seen_at`` may get before a use writes it: a minute, or less
+        for a short idle timeout (a thirtieth of it)."""
+        return max(1, min(60_000, self.idle_ms // 30))
 
-    def forget(self, token: str) -> None:
-        self._known.pop(token, None)
-
-    def forget_player(self, player_id: str) -> None:
-        """Drop every remembered session token of the player (logout everywhere, a break)."""
-        for token in [t for t, (p, exp) in self._known.items() if p == player_id and exp]:
-            del self._known[token]
-
-    async def player(self, token: str) -> str | None:
-        """The player holding ``token``, or ``None`` (also for an ended or expired session)."""
-        if len(token) > 200:
+    async def session(self, token: str, *, touch: bool = True) -> LiveSession | None:
+        """The live session of ``token``, or ``None``; a use unless ``touch`` is false."""
+        if not token or len(token) > MAX_TOKEN_CHARS:
             return None
         now = self.now_ms()
-        known = self._known.get(token)
-        if known is not None:
-            player_id, expires_at = known
-            if expires_at is None or now < expires_at:
-                return player_id
-            self.forget(token)
-            return None
-        guest = await self.runner.read(lambda c: player_by_token(c, token))
-        if guest is not None:
-            self.remember(token, guest)
-            return guest
-        found = await self.runner.read(lambda c: session_player(c, token, now))
-        if found is None:
-            return None
-        self.remember(token, *found)
-        return found[0]
+        idle = self.idle_ms
+        found = await self.runner.read(lambda c: live_session(c, token, now, idle))
+        if found is not None and touch and now - found.last_seen_at >= self.touch_ms:
+            hashed = found.token_hash
+            await self.runner.write(lambda c: touch_session(c, hashed, now))
+        return found
+
+    async def player(self, token: str, *, touch: bool = True) -> str | None:
+        """The player holding ``token``, or ``None`` (also for an ended or expired session)."""
+        found = await self.session(token, touch=touch)
+        return None if found is None else found.player_id

@@ -37,12 +37,20 @@ class ServerConfig:
     static_dir: Path | None = None
     #: The most bet requests one database transaction commits together.
     max_batch: int = 512
+    #: Sessions: a token unused for ``session_idle_ms`` is over, and so is a login's token
+    #: ``session_lifetime_ms`` (a guest's ``guest_lifetime_ms``) after it was issued.
+    session_idle_ms: int = 30 * 60_000
+    session_lifetime_ms: int = 12 * 3_600_000
+    guest_lifetime_ms: int = 24 * 3_600_000
 
     def __post_init__(self) -> None:
         if self.demo_credit < 0:
             raise ValueError(f"the demo credit cannot be negative, not {self.demo_credit}")
         if not self.tables:
             raise ValueError("a server runs at least one table")
+        for name in ("session_idle_ms", "session_lifetime_ms", "guest_lifetime_ms"):
+            if getattr(self, name) < 1000:
+                raise ValueError(f"{name} must be at least 1000, not {getattr(self, name)}")
 
 
 def tables_from(

@@ -10,7 +10,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from baccarat.server.errors import ApiError
 from baccarat.server.service import Service
 
-__all__ = ["CurrentPlayer", "OptionalPlayer", "ServiceDep", "get_service"]
+__all__ = ["CurrentPlayer", "OptionalPlayer", "PassivePlayer", "ServiceDep", "get_service"]
 
 _bearer = HTTPBearer(auto_error=False, description="The token of POST /api/players.")
 
@@ -47,4 +47,21 @@ async def current_player(
 
 
 CurrentPlayer = Annotated[str, Depends(current_player)]
+
+
+async def passive_player(
+    service: ServiceDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> str:
+    """The caller's player id, for a request a page makes by itself (a poll): it is not a
+    use, so it does not keep the session from idling out. A 401 without a live token."""
+    if credentials is None:
+        raise ApiError(401, "unauthorized", "send 'Authorization: Bearer <token>'")
+    player = await service.tokens.player(credentials.credentials, touch=False)
+    if player is None:
+        raise ApiError(401, "unauthorized", "unknown or expired token")
+    return player
+
+
+PassivePlayer = Annotated[str, Depends(passive_player)]
 OptionalPlayer = Annotated[str | None, Depends(optional_player)]

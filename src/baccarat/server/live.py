@@ -43,6 +43,8 @@ class Client:
     """One WebSocket connection: who it is (if a player) and what it still has to send."""
 
     player_id: str | None
+    #: The hash of the session the player connected with (closed when the session ends).
+    session: str | None = None
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
     #: The WebSocket close code and reason once the client is dropped.

@@ -86,7 +86,7 @@ class Service:
         await asyncio.to_thread(database.ping)
         await asyncio.to_thread(upgrade, database)
         self._runner = StoreRunner(database)
-        self._tokens = TokenBook(self._runner)
+        self._tokens = TokenBook(self._runner, idle_ms=self.config.session_idle_ms)
         self._desk = BetDesk(
             self._runner,
             self.rulesets,

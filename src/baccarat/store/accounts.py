@@ -22,16 +22,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, select, update
 
+from baccarat.store import sessions
 from baccarat.store.ledger import WORLD, Transaction, balances, player_account, post
-from baccarat.store.players import (
-    DemoAccountError,
-    create_player,
-    is_demo,
-    new_token,
-    token_hash,
-)
+from baccarat.store.players import DemoAccountError, create_player, is_demo, new_token
 from baccarat.store.responsible import CASHIER
-from baccarat.store.schema import auth_sessions, logins
+from baccarat.store.schema import logins
+from baccarat.store.sessions import end_sessions
 
 __all__ = [
     "Login",
@@ -42,7 +38,6 @@ __all__ = [
     "normalize_username",
     "open_session",
     "register",
-    "session_player",
 ]
 
 _USERNAME = re.compile(r"[a-z0-9._-]{3,32}")
@@ -95,40 +90,11 @@ def find_login(connection: Connection, username: str) -> Login | None:
 
 def open_session(connection: Connection, player_id: str, at: int, ttl_ms: int) -> tuple[str, int]:
     """A fresh session token valid for ``ttl_ms`` and its expiry; records the login time."""
-    token = new_token()
-    expires = at + ttl_ms
-    connection.execute(
-        auth_sessions.insert().values(
-            token_hash=token_hash(token), player_id=player_id, created_at=at, expires_at=expires
-        )
-    )
+    token, expires = sessions.open_session(connection, player_id, at, ttl_ms)
     connection.execute(
         update(logins).where(logins.c.player_id == player_id).values(last_login_at=at)
     )
     return token, expires
-
-
-def session_player(connection: Connection, token: str, now: int) -> tuple[str, int] | None:
-    """The player of a live (not ended, not expired) session token, and its expiry."""
-    query = select(auth_sessions.c.player_id, auth_sessions.c.expires_at).where(
-        auth_sessions.c.token_hash == token_hash(token),
-        auth_sessions.c.ended_at.is_(None),
-        auth_sessions.c.expires_at > now,
-    )
-    row = connection.execute(query).first()
-    return None if row is None else (row.player_id, int(row.expires_at))
-
-
-def end_sessions(
-    connection: Connection, player_id: str, at: int, *, token: str | None = None
-) -> int:
-    """End the player's live sessions (or only the one of ``token``); how many ended."""
-    query = update(auth_sessions).where(
-        auth_sessions.c.player_id == player_id, auth_sessions.c.ended_at.is_(None)
-    )
-    if token is not None:
-        query = query.where(auth_sessions.c.token_hash == token_hash(token))
-    return connection.execute(query.values(ended_at=at)).rowcount
 
 
 def cashier(connection: Connection, player_id: str, amount: int, at: int) -> int:

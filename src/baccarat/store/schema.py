@@ -43,6 +43,7 @@ __all__ = [
     "players",
     "rounds",
     "shoes",
+    "ws_tickets",
 ]
 
 metadata = MetaData(
@@ -225,7 +226,20 @@ auth_sessions = Table(
     Column("created_at", BigInteger, nullable=False),
     Column("expires_at", BigInteger, nullable=False),
     Column("ended_at", BigInteger, nullable=True),
+    # The last use; the session idles out this long after it. Left out, 0: idle at once.
+    Column("last_seen_at", BigInteger, nullable=False, server_default="0"),
     Index(None, "player_id"),
+)
+
+ws_tickets = Table(
+    "ws_tickets",
+    metadata,
+    # A single-use ticket that opens the WebSocket feed as a session's player, so that no
+    # bearer token is ever put in a URL. SHA-256 of the ticket, as for tokens.
+    Column("ticket_hash", String(64), primary_key=True),
+    Column("session_hash", String(64), ForeignKey("auth_sessions.token_hash"), nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Index(None, "expires_at"),
 )
 
 player_controls = Table(

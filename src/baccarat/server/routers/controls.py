@@ -34,10 +34,12 @@ from baccarat.responsible import (
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.deps import CurrentPlayer, ServiceDep
 from baccarat.server.errors import ApiError
+from baccarat.server.feedsessions import end_feeds
 from baccarat.server.models import MAX_INT
 from baccarat.server.routers.accounts import PolicyDep, documented
 from baccarat.store.accounts import end_sessions
 from baccarat.store.audit_log import append_audit
+from baccarat.store.players import is_demo
 from baccarat.store.responsible import Controls, load_activity, load_controls, save_controls
 
 __all__ = ["router", "update_controls"]
@@ -220,12 +222,13 @@ async def post_break(
 
     def run(c: Connection) -> dict[str, Any]:
         updated = update_controls(c, player, now_ms, change)
-        ended = end_sessions(c, player, now_ms)
+        # A guest keeps its token: it sees (and may lengthen) its break, and plays no more.
+        ended = 0 if is_demo(c, player) else end_sessions(c, player, now_ms)
         return {**breaks_view(updated, from_epoch_ms(now_ms)), "sessions_ended": ended}
 
     try:
         view = await service.runner.write(run)
     except BreakError as error:
         raise ApiError(422, "invalid_break", str(error)) from None
-    service.tokens.forget_player(player)
+    end_feeds(service, player)
     return view

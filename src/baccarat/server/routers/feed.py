@@ -1,9 +1,18 @@
-"""``/ws/tables/{table_id}``: the table's live feed (spectators welcome; ``?token=`` for players).
+"""``/ws/tables/{table_id}``: the table's live feed (spectators welcome).
+
+A player connects with ``?ticket=`` (a single-use ticket from ``POST /api/ws-tickets``,
+valid for seconds) or, from a client that can send headers, ``Authorization: Bearer``;
+a bearer token is never taken from the URL, where logs and histories keep it.
 
 On connect: a ``snapshot``; then events in ``seq`` order: ``shoe_start``, ``round_open``,
 ``bets_closed``, ``card``, ``round_result``, ``settled`` (a player's copy carries ``you``:
 their returns and balance), ``round_void``, ``shoe_end``. A client that sees a gap in
 ``seq`` (or is dropped for falling behind) reconnects for a fresh snapshot.
+
+The feed is one-way: text messages from the client are read and ignored; a binary one
+closes the feed with 1003. Close codes: 4404 no such table, 4401 a ticket or token that
+opens nothing (or a session that has ended), 1013 too far behind; uvicorn closes a frame
+past the size limit with 1009 and ``baccarat.server.wsprotocol`` bad UTF-8 with 1007.
 """
 
 from __future__ import annotations
@@ -13,10 +22,35 @@ import contextlib
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from baccarat.server.auth import MAX_TOKEN_CHARS, bearer_token
 from baccarat.server.live import Client
 from baccarat.server.service import Service
+from baccarat.store.sessions import LiveSession, redeem_ticket
+
+__all__ = ["MAX_REASON_BYTES", "close_reason", "router"]
 
 router = APIRouter()
+
+#: A close frame carries at most 125 bytes: the 2-byte code and a reason of 123 bytes.
+MAX_REASON_BYTES = 123
+UNSUPPORTED_DATA = 1003
+
+
+def close_reason(text: str, limit: int = MAX_REASON_BYTES) -> str:
+    """``text`` cut to ``limit`` UTF-8 bytes on a character boundary (ending in '…' if cut).
+
+    >>> close_reason("short")
+    'short'
+    >>> reason = close_reason("é" * 100)
+    >>> len(reason.encode()), reason[-1]
+    (123, '…')
+    """
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    ellipsis = "…".encode()
+    cut = data[: limit - len(ellipsis)].decode("utf-8", errors="ignore")
+    return cut + "…"
 
 
 async def _pump(websocket: WebSocket, client: Client) -> None:
@@ -27,21 +61,42 @@ async def _pump(websocket: WebSocket, client: Client) -> None:
         await websocket.send_text(text)
 
 
+async def _session(
+    service: Service, websocket: WebSocket, ticket: str | None
+) -> LiveSession | None:
+    """The session a ticket (or a bearer header) opens; ``None`` if it opens nothing."""
+    if ticket is not None:
+        if not ticket or len(ticket) > MAX_TOKEN_CHARS:
+            return None
+        now, idle = service.tokens.now_ms(), service.tokens.idle_ms
+        return await service.runner.write(lambda c: redeem_ticket(c, ticket, now, idle))
+    token = bearer_token(websocket.headers.get("authorization"))
+    # Watching is not activity: a feed does not keep its session from idling out.
+    return None if token is None else await service.tokens.session(token, touch=False)
+
+
+def _wants_player(websocket: WebSocket, ticket: str | None) -> bool:
+    return ticket is not None or websocket.headers.get("authorization") is not None
+
+
 @router.websocket("/ws/tables/{table_id}")
-async def table_feed(websocket: WebSocket, table_id: str, token: str | None = None) -> None:
+async def table_feed(websocket: WebSocket, table_id: str, ticket: str | None = None) -> None:
     service: Service = websocket.app.state.service
     await websocket.accept()
     live = service.tables.get(table_id)
     if live is None:
-        await websocket.close(code=4404, reason=f"there is no table {table_id!r}")
+        await websocket.close(code=4404, reason=close_reason(f"there is no table {table_id!r}"))
         return
-    player = None
-    if token:
-        player = await service.tokens.player(token)
-        if player is None:
-            await websocket.close(code=4401, reason="unknown token")
+    session = None
+    if _wants_player(websocket, ticket):
+        session = await _session(service, websocket, ticket)
+        if session is None:
+            await websocket.close(code=4401, reason="unknown, used or expired ticket or token")
             return
-    client = Client(player)
+    client = Client(
+        None if session is None else session.player_id,
+        None if session is None else session.token_hash,
+    )
     live.attach(client)
     gauge = service.metrics.clients.labels(table_id)
     gauge.inc()
@@ -56,8 +111,12 @@ async def table_feed(websocket: WebSocket, table_id: str, token: str | None = No
             if receive not in done:
                 receive.cancel()
                 break
-            if receive.result()["type"] == "websocket.disconnect":
+            message = receive.result()
+            if message["type"] == "websocket.disconnect":
                 disconnected = True
+                break
+            if message.get("bytes") is not None:
+                client.drop(UNSUPPORTED_DATA, "the feed takes no binary messages")
                 break
     except WebSocketDisconnect:
         disconnected = True
@@ -70,5 +129,6 @@ async def table_feed(websocket: WebSocket, table_id: str, token: str | None = No
     if client.dropped and not disconnected:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
-                websocket.close(code=client.close_code, reason=client.close_reason), 2.0
+                websocket.close(code=client.close_code, reason=close_reason(client.close_reason)),
+                2.0,
             )

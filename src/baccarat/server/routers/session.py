@@ -25,7 +25,7 @@ from sqlalchemy import Connection
 from baccarat.responsible import RealityCheck, Session, SessionError, SessionSettings
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock
-from baccarat.server.deps import CurrentPlayer, ServiceDep
+from baccarat.server.deps import CurrentPlayer, PassivePlayer, ServiceDep
 from baccarat.server.errors import ApiError
 from baccarat.server.routers.accounts import PolicyDep, documented
 from baccarat.server.routers.controls import update_controls
@@ -77,9 +77,10 @@ def session_view(controls: Controls, c: Connection, player: str, now: datetime) 
 
 @router.get("/api/me/session", responses=documented(401))
 async def get_session(
-    player: CurrentPlayer, service: ServiceDep, policy: PolicyDep
+    player: PassivePlayer, service: ServiceDep, policy: PolicyDep
 ) -> dict[str, Any]:
-    """The running session: time played, net result, time limit, and a due reality check."""
+    """The running session: time played, net result, time limit, and a due reality check.
+    The page polls it: reading it does not keep the sign-in from idling out."""
     now = from_epoch_ms(policy.clock.now_ms())
 
     def run(c: Connection) -> dict[str, Any]:

@@ -69,10 +69,10 @@ export function loginDialog(done) {
   };
 }
 
-/** End the session on the server (a guest has none), then forget the token here. */
+/** End the session on the server (a login's or a guest's), then forget the token here. */
 export async function logout() {
   try {
-    if (session.username) await api.logout();
+    if (session.token) await api.logout();
   } catch {
     // An expired token has nothing left to end.
   }

@@ -4,7 +4,11 @@
 // whose seq is not the next one means we missed something: the feed reconnects, and the new
 // connection's snapshot replaces whatever the page had. A dropped connection is retried with
 // growing pauses (0.5 s doubling to 8 s); every reconnect starts again from a snapshot.
+//
+// A player connects with a single-use ticket (POST /api/ws-tickets), never with the token:
+// a URL ends up in logs. A token the server refuses connects as a spectator.
 
+import { api } from "./api.js";
 import { session } from "./session.js";
 
 const FIRST_PAUSE_MS = 500;
@@ -51,18 +55,32 @@ export class TableFeed {
     this.connect();
   }
 
-  url() {
+  url(ticket = null) {
     const url = new URL(`/ws/tables/${encodeURIComponent(this.tableId)}`, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-    const token = session.token;
-    if (token) url.searchParams.set("token", token);
+    if (ticket) url.searchParams.set("ticket", ticket);
     return url.href;
   }
 
-  connect() {
+  /** A ticket for the player's feed, or null (a spectator, or a token no longer valid). */
+  async ticket() {
+    if (!session.token) return null;
+    try {
+      return (await api.wsTicket()).ticket;
+    } catch {
+      return null;
+    }
+  }
+
+  async connect() {
     this.handlers.onStatus("connecting");
     this.seq = null;
-    const socket = new WebSocket(this.url());
+    const attempt = {};
+    this.attempt = attempt;
+    const ticket = await this.ticket();
+    // Stopped, or another connect started, while the ticket was on its way.
+    if (this.stopped || this.attempt !== attempt) return;
+    const socket = new WebSocket(this.url(ticket));
     this.socket = socket;
     socket.onopen = () => {
       this.pause = FIRST_PAUSE_MS;
