@@ -25,6 +25,7 @@ def protection_settings(
     metrics_bind: str | None,
     metrics_token: str | None,
     password_workers: int,
+    refusal_delay_s: float = 1.0,
 ) -> dict[str, Any]:
     """``ServerConfig`` keyword arguments from the options, or a one-line error (exit 2)."""
     from baccarat.server.metrics import parse_bind
@@ -42,9 +43,9 @@ def protection_settings(
             fail(f"--rate-limit wants NAME=RATE with NAME one of {', '.join(RATES)}, or 'off'")
         rates[name] = rate.strip()
     try:
-        settings = RateLimitSettings(storage=storage or "memory://", enabled=enabled).with_rates(
-            **rates
-        )
+        settings = RateLimitSettings(
+            storage=storage or "memory://", enabled=enabled, refusal_delay_s=refusal_delay_s
+        ).with_rates(**rates)
         if settings.enabled and settings.storage != "memory://":
             _probe_storage(settings)
         bind = parse_bind(metrics_bind) if metrics_bind else None

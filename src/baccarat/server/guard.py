@@ -6,7 +6,9 @@ One ``Guard`` lives on ``app.state.guard``; routes reach it through ``GuardDep``
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+import asyncio
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Request
 
@@ -25,6 +27,8 @@ RATE_LIMITED: dict[int | str, dict[str, Any]] = {
         "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}},
     }
 }
+
+T = TypeVar("T")
 
 #: How each limit names what it counts, in the 429's message.
 _WHAT = {
@@ -64,7 +68,17 @@ class Guard:
         wait = await self.limiter.hit(name, *key)
         if wait is not None:
             self.metrics.rate_limited.labels(name).inc()
+            await asyncio.sleep(self.limiter.settings.refusal_delay_s)
             raise RateLimitedError(wait, _WHAT.get(name, "requests"))
+
+    async def hash(self, fn: Callable[..., T], *args: object) -> T:
+        """``fn(*args)`` in the password pool; a full pool refuses (429) after the delay."""
+        try:
+            return await self.passwords.run(fn, *args)
+        except RateLimitedError:
+            self.metrics.rate_limited.labels("password_pool").inc()
+            await asyncio.sleep(self.limiter.settings.refusal_delay_s)
+            raise
 
     async def admit_login(self, request: Request, username: str) -> None:
         """Count a login attempt by address, by username and address, and by username."""

@@ -4,8 +4,10 @@ argon2id is made to be slow (about 20 ms of one core and 19 MiB per hash). Run o
 event loop it would stall every table; run in asyncio's default pool (several threads) a
 flood of logins would take every core from the event loop and the database writer, and bets
 would wait. So hashes run in a few threads of their own (half the cores by default), each
-lowered in CPU priority where the system allows it (Linux ``nice`` per thread), and at most
-``max_waiting`` hashes may wait: past that a login is refused at once with 429.
+lowered in CPU priority where the system allows it (Linux ``nice`` per thread) and resting
+after each hash so that it uses at most ``cpu_share`` of a core (a quarter by default: about
+ten logins a second per thread); at most ``max_waiting`` hashes may wait, past that a login
+is refused with 429. A flood of logins then makes logins slow, never the tables.
 
 >>> import asyncio
 >>> pool = PasswordPool(workers=1, max_waiting=4)
@@ -21,6 +23,7 @@ import contextlib
 import functools
 import os
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -49,9 +52,14 @@ def _lower_priority() -> None:
 class PasswordPool:
     """Run password hashes and checks in ``workers`` threads; refuse past ``max_waiting``."""
 
-    def __init__(self, workers: int | None = None, max_waiting: int = 64) -> None:
+    def __init__(
+        self, workers: int | None = None, max_waiting: int = 64, cpu_share: float = 0.25
+    ) -> None:
+        if not 0 < cpu_share <= 1:
+            raise ValueError(f"a CPU share is within (0, 1], not {cpu_share}")
         self.workers = workers or default_workers()
         self.max_waiting = max_waiting
+        self.cpu_share = cpu_share
         self._executor = ThreadPoolExecutor(
             self.workers, thread_name_prefix="baccarat-argon2", initializer=_lower_priority
         )
@@ -69,9 +77,19 @@ class PasswordPool:
         self._waiting += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._executor, functools.partial(fn, *args))
+            job = functools.partial(self._paced, fn, *args)
+            return await loop.run_in_executor(self._executor, job)
         finally:
             self._waiting -= 1
+
+    def _paced(self, fn: Callable[..., T], *args: object) -> T:
+        began = time.thread_time()
+        try:
+            return fn(*args)
+        finally:
+            # Rest in proportion to the CPU just used: the thread's share stays bounded.
+            used = time.thread_time() - began
+            time.sleep(used * (1 / self.cpu_share - 1))
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)

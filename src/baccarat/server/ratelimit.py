@@ -15,13 +15,18 @@ login attempts             username                      ``10/minute;100/hour`` 
                                                          a good login)
 account registrations      client address                ``10/minute;50/hour``
 guest players              client address                ``60/minute;600/hour``
-failed-login audit rows    the whole server              ``10/second;300/minute``
+failed-login audit rows    the whole server              ``2/second;60/minute``
 =========================  ============================  ==================================
 
 A refused request is answered ``429`` with ``Retry-After`` (whole seconds) and the error
 body ``{"error": {"code": "rate_limited", ...}}`` before any database read or password
-hash: refusing costs the server one counter lookup. Failed logins past the audit rate are
-counted, not written; the next audit row says how many went unwritten.
+hash: refusing costs the server one counter lookup. The refusal is sent after a short pause
+(``refusal_delay_s``, 1 s), so a client that ignores ``Retry-After`` and asks again at once
+on the same connection makes one request a second, not thousands.
+
+Failed logins past the audit rate are counted, not written; the next audit row says how many
+went unwritten. Each row is a durable write (an fsync) on the one writer thread the bets
+use: a flood of failures must not queue the bets behind it.
 
 The client address is the socket peer's (``scope["client"]``): ``baccarat serve`` trusts
 ``X-Forwarded-For`` only from the proxies named by ``--forwarded-allow-ips``.
@@ -40,13 +45,15 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from dataclasses import dataclass, fields
 from typing import Any
 
 from limits import RateLimitItem, parse_many
-from limits.aio.strategies import MovingWindowRateLimiter
-from limits.storage import storage_from_string
+from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindow
+from limits.storage import MemoryStorage, storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 
 from baccarat.server.errors import ApiError
 
@@ -85,13 +92,15 @@ class RateLimitSettings:
     login_per_username: str = "10/minute;100/hour"
     accounts_per_address: str = "10/minute;50/hour"
     guests_per_address: str = "60/minute;600/hour"
-    failed_login_audit: str = "10/second;300/minute"
+    failed_login_audit: str = "2/second;60/minute"
     #: ``memory://`` (this process), or a ``limits`` storage URI such as ``redis://host:6379``.
     storage: str = "memory://"
     #: Prefix of the storage's keys (several services can share one Redis).
     key_prefix: str = "baccarat"
     #: ``False`` turns every limit off (a benchmark's baseline, a closed test bed).
     enabled: bool = True
+    #: How long a refused request waits before its 429 is sent (seconds; costs no CPU).
+    refusal_delay_s: float = 1.0
 
     def __post_init__(self) -> None:
         for name in RATES:
@@ -102,6 +111,8 @@ class RateLimitSettings:
                 items = []
             if not items:
                 raise ValueError(f"{name}: {rate!r} is not a rate such as '10/minute;100/hour'")
+        if not 0 <= self.refusal_delay_s <= 60:
+            raise ValueError(f"refusal delay: {self.refusal_delay_s} s is not within 0 to 60 s")
         scheme = self.storage.partition("://")[0]
         if not self.storage.partition("://")[1] or scheme.startswith("async+"):
             raise ValueError(
@@ -147,8 +158,15 @@ class RateLimiter:
         self.items: dict[str, list[RateLimitItem]] = {
             name: parse_many(getattr(settings, name)) for name in RATES
         }
-        self.storage = _open_storage(settings)
-        self.strategy = MovingWindowRateLimiter(self.storage)
+        self.storage: Any = None
+        self._local: MovingWindowRateLimiter | None = None
+        self._shared: AsyncMovingWindow | None = None
+        if settings.storage == "memory://":
+            # In process: plain dictionary work, no await and no thread hop.
+            self._local = MovingWindowRateLimiter(QuietMemoryStorage())
+        else:
+            self.storage = _shared_storage(settings)
+            self._shared = AsyncMovingWindow(self.storage)
         self._warned_at = 0.0
 
     async def hit(self, name: str, *key: str) -> float | None:
@@ -159,9 +177,16 @@ class RateLimiter:
             return None
         try:
             for item in self.items[name]:
-                if not await self.strategy.hit(item, name, *key):
-                    stats = await self.strategy.get_window_stats(item, name, *key)
-                    return max(1.0, stats.reset_time - time.time())
+                if self._local is not None:
+                    allowed = self._local.hit(item, name, *key)
+                    reset = 0.0 if allowed else self._local.get_window_stats(item, name, *key)[0]
+                else:
+                    assert self._shared is not None
+                    allowed = await self._shared.hit(item, name, *key)
+                    if not allowed:
+                        reset = (await self._shared.get_window_stats(item, name, *key))[0]
+                if not allowed:
+                    return max(1.0, reset - time.time())
         except Exception as error:  # a storage outage must not lock every player out
             self._warn(error)
         return None
@@ -172,7 +197,10 @@ class RateLimiter:
             return
         try:
             for item in self.items[name]:
-                await self.strategy.clear(item, name, *key)
+                if self._local is not None:
+                    self._local.clear(item, name, *key)
+                elif self._shared is not None:
+                    await self._shared.clear(item, name, *key)
         except Exception as error:
             self._warn(error)
 
@@ -188,7 +216,33 @@ class RateLimiter:
             )
 
 
-def _open_storage(settings: RateLimitSettings) -> Any:
+class QuietMemoryStorage(MemoryStorage):
+    """``limits``' memory storage, sweeping expired entries once a second rather than 10 ms
+    after every hit: a sweep visits every key, and a flood of new keys (one per username
+    tried) must not turn sweeping into the server's main work. Expired entries never count
+    either way (each hit checks its window); the sweep only frees memory."""
+
+    SWEEP_S = 1.0
+
+    def _sweep(self) -> None:
+        getattr(self, "_MemoryStorage__expire_events")()  # noqa: B009
+        # The parent empties an expired key's list but keeps the key: drop it (one per
+        # username tried would otherwise stay for the life of the process).
+        for key in [key for key, events in list(self.events.items()) if not events]:
+            with self.locks[key]:
+                if not self.events.get(key):
+                    self.events.pop(key, None)
+                    self.locks.pop(key, None)
+
+    # The parent's private hook (name-mangled); tests/server/test_server_ratelimit checks it.
+    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802
+        if not self.timer.is_alive():
+            self.timer = threading.Timer(self.SWEEP_S, self._sweep)
+            self.timer.daemon = True
+            self.timer.start()
+
+
+def _shared_storage(settings: RateLimitSettings) -> Any:
     uri = settings.storage
     if uri.startswith(("redis://", "rediss://", "redis+")):
         return storage_from_string(
