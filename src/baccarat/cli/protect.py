@@ -1,7 +1,7 @@
 """The protection options of ``baccarat serve``: rate limits, body limit, metrics, proxies.
 
 >>> sorted(protection_settings([], None, 1000, None, None, 0))
-['max_body_bytes', 'metrics_bind', 'metrics_token', 'password_workers', 'rate_limits']
+['max_body_bytes', 'metrics_bind', 'metrics_token', 'password_cpu_share', 'password_workers', 'rate_limits']
 >>> protection_settings(["guests_per_address=5/second"], None, 1000, None, None, 0)[
 ...     "rate_limits"
 ... ].guests_per_address
@@ -26,6 +26,7 @@ def protection_settings(
     metrics_token: str | None,
     password_workers: int,
     refusal_delay_s: float = 1.0,
+    password_cpu_share: float = 0.25,
 ) -> dict[str, Any]:
     """``ServerConfig`` keyword arguments from the options, or a one-line error (exit 2)."""
     from baccarat.server.metrics import parse_bind
@@ -59,6 +60,7 @@ def protection_settings(
         "metrics_bind": bind,
         "metrics_token": metrics_token or None,
         "password_workers": password_workers,
+        "password_cpu_share": password_cpu_share,
     }
 
 

@@ -56,9 +56,10 @@ class Guard:
         *,
         password_workers: int | None = None,
         password_queue: int = 64,
+        password_cpu_share: float = 0.25,
     ) -> None:
         self.limiter = RateLimiter(settings)
-        self.passwords = PasswordPool(password_workers, password_queue)
+        self.passwords = PasswordPool(password_workers, password_queue, password_cpu_share)
         self.metrics = metrics
         #: Failed logins not written to the audit log since the last one written.
         self.unwritten_failures = 0

@@ -25,6 +25,7 @@ class Protections:
             metrics,
             password_workers=config.password_workers or None,
             password_queue=config.password_queue,
+            password_cpu_share=config.password_cpu_share,
         )
         self.listener: Listener | None = None
         app.state.guard = self.guard
