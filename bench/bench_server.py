@@ -16,6 +16,13 @@ The reported rate for a database is the highest offered rate whose bets were all
 with a 99th-percentile acknowledgement within 100 ms (with its p50 and p99); the line of every
 step is printed. The last line is one JSON object of figures.
 
+4. Brute force beside betting, in the same round: bets at ``--flood-rate`` (500/s) alone, then
+   the same while 8 clients (each from its own loopback address, 127.0.1.x) flood
+   ``POST /api/sessions`` with wrong passwords as fast as the server answers, then alone again.
+   The server runs with its rate limits on (the defaults); every step reports the bet p99,
+   the flood's answers (401, 429) and the CPU seconds the server and this process used beside
+   the wall seconds (the machine is shared: a slow step with little server CPU was starved).
+
 Usage: python bench/bench_server.py [--clients 1000] [--rates 500,1000,2000] [--step-seconds 4]
 """
 
@@ -44,6 +51,9 @@ import websockets
 BIN = Path(sys.executable).parent
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 P99_TARGET_MS = 100.0
+#: The metrics are not public: the server opens them to this token (BACCARAT_METRICS_TOKEN).
+METRICS_TOKEN = uuid.uuid4().hex
+FLOOD_CLIENTS = 8
 
 
 def raise_open_files(wanted: int) -> int:
@@ -93,8 +103,18 @@ class Server:
             "--demo-credit",
             str(10**12),
         ]
+        # The benchmark's own players and the flood's accounts come from one address.
+        command += ["--rate-limit", "guests_per_address=100000/minute"]
+        command += ["--rate-limit", "accounts_per_address=100/minute"]
+        command += os.environ.get("BENCH_SERVER_ARGS", "").split()
         self.log = (workdir / f"server-{self.port}.log").open("wb")
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
+        env = {**os.environ, "BACCARAT_METRICS_TOKEN": METRICS_TOKEN}
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env)
+
+    def cpu_seconds(self) -> float:
+        """User and system CPU time of the server process so far."""
+        fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def wait(self, timeout: float = 60.0) -> None:
         deadline = time.monotonic() + timeout
@@ -125,8 +145,9 @@ class RawHttp:
     bytes and reads the status, the headers and a Content-Length body, nothing more.
     """
 
-    def __init__(self, host: str, port: int, size: int) -> None:
+    def __init__(self, host: str, port: int, size: int, local: str | None = None) -> None:
         self.host, self.port, self.size = host, port, size
+        self.local = (local, 0) if local else None
         self.idle: asyncio.Queue[tuple[asyncio.StreamReader, asyncio.StreamWriter]] = (
             asyncio.Queue()
         )
@@ -134,7 +155,9 @@ class RawHttp:
 
     async def open(self) -> None:
         for _ in range(self.size):
-            reader, writer = await asyncio.open_connection(self.host, self.port)
+            reader, writer = await asyncio.open_connection(
+                self.host, self.port, local_addr=self.local
+            )
             self.opened.append(writer)
             self.idle.put_nowait((reader, writer))
 
@@ -160,7 +183,9 @@ class RawHttp:
                 # A keep-alive connection the server closed while idle: reconnect and send
                 # again (safe: every bet carries its Idempotency-Key).
                 writer.close()
-                reader, writer = await asyncio.open_connection(self.host, self.port)
+                reader, writer = await asyncio.open_connection(
+                    self.host, self.port, local_addr=self.local
+                )
                 self.opened.append(writer)
                 return await self._exchange(reader, writer, message)
         finally:
@@ -298,11 +323,92 @@ async def offer(
     }
 
 
+def process_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def flood_client(
+    port: int, address: str, usernames: list[str], stop: asyncio.Event, answers: dict[int, int]
+) -> None:
+    """Wrong passwords, back to back on two connections, ignoring ``Retry-After``."""
+    http = RawHttp("127.0.0.1", port, 2, local=address)
+    await http.open()
+
+    async def loop(offset: int) -> None:
+        number = offset
+        while not stop.is_set():
+            name = usernames[number % len(usernames)]
+            body = json.dumps({"username": name, "password": f"Wrong-Guess-{number}"})
+            number += 2
+            try:
+                status, _ = await http.request("POST", "/api/sessions", body.encode())
+            except (OSError, asyncio.IncompleteReadError, ValueError, IndexError):
+                status = 0
+            answers[status] = answers.get(status, 0) + 1
+
+    try:
+        await asyncio.gather(loop(0), loop(1))
+    finally:
+        await http.close()
+
+
+async def flood_steps(
+    name: str,
+    server: Server,
+    http: RawHttp,
+    tokens: list[str],
+    round_id: int,
+    args: argparse.Namespace,
+) -> dict[str, Any]:
+    """Bets at ``--flood-rate`` alone, during a flood of wrong passwords, and alone again."""
+    usernames = []
+    for number in range(FLOOD_CLIENTS):
+        username = f"victim{number}-{uuid.uuid4().hex[:6]}"
+        body = json.dumps({"username": username, "password": "Correct-Horse-9"}).encode()
+        status, _ = await http.request("POST", "/api/accounts", body)
+        if status == 201:
+            usernames.append(username)
+    usernames += [f"nobody{number}" for number in range(FLOOD_CLIENTS)]
+    results: dict[str, Any] = {}
+    for label in ("alone", "flood", "after"):
+        stop = asyncio.Event()
+        answers: dict[int, int] = {}
+        flooders = []
+        if label == "flood":
+            flooders = [
+                asyncio.create_task(
+                    flood_client(server.port, f"127.0.1.{i + 1}", usernames, stop, answers)
+                )
+                for i in range(FLOOD_CLIENTS)
+            ]
+            await asyncio.sleep(0.5)  # the flood is on before the bets start
+        wall, server_cpu, own_cpu = time.perf_counter(), server.cpu_seconds(), process_cpu()
+        step = await offer(http, tokens, round_id, args.flood_rate, args.step_seconds)
+        step["wall_s"] = time.perf_counter() - wall
+        step["server_cpu_s"] = server.cpu_seconds() - server_cpu
+        step["bench_cpu_s"] = process_cpu() - own_cpu
+        stop.set()
+        await asyncio.gather(*flooders, return_exceptions=True)
+        step["flood_answers"] = dict(sorted(answers.items()))
+        results[label] = step
+        print(
+            f"[{name}] {args.flood_rate} bets/s {label:>5}: accepted {step['accepted']}/"
+            f"{step['sent']}, p50 {step['p50_ms']:.1f} ms, p99 {step['p99_ms']:.1f} ms; "
+            f"wall {step['wall_s']:.1f} s, server CPU {step['server_cpu_s']:.1f} s, bench CPU "
+            f"{step['bench_cpu_s']:.1f} s"
+            + (f"; flood answers {step['flood_answers']}" if label == "flood" else ""),
+            flush=True,
+        )
+    return results
+
+
 async def run_database(
     name: str, db_url: str, args: argparse.Namespace, workdir: Path
 ) -> dict[str, Any]:
     rates = [int(r) for r in args.rates.split(",")]
-    betting = len(rates) * (args.step_seconds + 1.5) + 6
+    # Generous: on a shared machine a step can take twice its length.
+    betting = (len(rates) + 3) * (2 * args.step_seconds + 2) + 15
     server = Server(db_url, betting, workdir)
     try:
         server.wait()
@@ -331,6 +437,7 @@ async def run_database(
             await asyncio.sleep(1.0 + args.clients / 5000)
             # Warm the connection pool before measuring.
             await offer(http, tokens, round_id, 100, 0.5)
+            flood = await flood_steps(name, server, http, tokens, round_id, args)
             steps = []
             for rate in rates:
                 step = await offer(http, tokens, round_id, rate, args.step_seconds)
@@ -362,7 +469,8 @@ async def run_database(
                 f"max {max(lags, default=float('nan')):.0f} ms",
                 flush=True,
             )
-            metrics = (await http.request("GET", "/metrics"))[1].decode()
+            auth = {"Authorization": f"Bearer {METRICS_TOKEN}"}
+            metrics = (await http.request("GET", "/metrics", headers=auth))[1].decode()
             for watcher in watchers:
                 if watcher.task is not None:
                     watcher.task.cancel()
@@ -384,6 +492,7 @@ async def run_database(
         "lag_p99": percentile(lags, 0.99),
         "met": bool(good),
         "batch_sum": batches,
+        "flood": flood,
     }
 
 
@@ -418,6 +527,7 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--connections", type=int, default=200)
     parser.add_argument("--databases", default="sqlite,postgres")
+    parser.add_argument("--flood-rate", type=int, default=500)
     args = parser.parse_args()
     limit = raise_open_files(args.clients * 2 + args.connections * 2 + 1024)
     print(f"open files limit: {limit}", flush=True)
@@ -445,6 +555,19 @@ def main() -> int:
             figures[f"{prefix}_ack_p99_ms"] = round(best["p99_ms"], 2)
             figures[f"{prefix}_ws_delivered"] = result["delivered"]
             figures[f"{prefix}_ws_event_p99_ms"] = round(result["lag_p99"], 1)
+            for label, step in result["flood"].items():
+                figures[f"{prefix}_{args.flood_rate}_bets_{label}_p99_ms"] = round(
+                    step["p99_ms"], 2
+                )
+                figures[f"{prefix}_{args.flood_rate}_bets_{label}_server_cpu_s"] = round(
+                    step["server_cpu_s"], 2
+                )
+                figures[f"{prefix}_{args.flood_rate}_bets_{label}_wall_s"] = round(
+                    step["wall_s"], 2
+                )
+            answers = result["flood"]["flood"]["flood_answers"]
+            figures[f"{prefix}_flood_logins_refused_429"] = answers.get(429, 0)
+            figures[f"{prefix}_flood_logins_checked_401"] = answers.get(401, 0)
             figures["server_ws_clients"] = min(
                 figures.get("server_ws_clients", result["clients"]), result["clients"]
             )

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import platform
+import resource
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -23,12 +26,19 @@ def main() -> int:
         scripts = [s for s in scripts if any(name in s.name for name in sys.argv[1:])]
     figures: dict[str, object] = {}
     failures: list[str] = []
+    timings: list[str] = []
     for script in scripts:
         print(f"== {script.name}", flush=True)
+        began, cpu = time.perf_counter(), _children_cpu()
         done = subprocess.run(
             [sys.executable, str(script)], capture_output=True, text=True, check=False
         )
+        # The machine may be shared: CPU seconds beside wall seconds tell a slow run from a
+        # starved one (the children's CPU: the script and the servers it started).
+        wall, used = time.perf_counter() - began, _children_cpu() - cpu
+        timings.append(f"{script.name}: {wall:.1f} s wall, {used:.1f} s CPU")
         print(done.stdout, end="", flush=True)
+        print(f"({timings[-1]}; load average {os.getloadavg()[0]:.1f})", flush=True)
         if done.returncode != 0:
             print(done.stderr, file=sys.stderr)
             failures.append(script.name)
@@ -46,18 +56,21 @@ def main() -> int:
         f"{platform.machine()}, {_cores()} cores, Python {platform.python_version()}"
     )
     results.write_text(json.dumps(merged, indent=2, sort_keys=True) + "\n")
-    _append_markdown(figures, failures)
+    _append_markdown(figures, failures, timings)
     print(json.dumps(figures, sort_keys=True))
     return 1 if failures else 0
 
 
 def _cores() -> int:
-    import os
-
     return os.cpu_count() or 1
 
 
-def _append_markdown(figures: dict[str, object], failures: list[str]) -> None:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _append_markdown(figures: dict[str, object], failures: list[str], timings: list[str]) -> None:
     today = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
     command = "make bench" + (f" ({' '.join(sys.argv[1:])})" if len(sys.argv) > 1 else "")
     lines = [
@@ -66,6 +79,7 @@ def _append_markdown(figures: dict[str, object], failures: list[str]) -> None:
         f"Command: `{command}` on {platform.machine()}, {_cores()} cores.",
         "",
     ]
+    lines += [f"Time: {'; '.join(timings)}.", ""]
     lines += ["| figure | value |", "|---|---:|"]
     lines += [f"| {key} | {_fmt(value)} |" for key, value in sorted(figures.items())]
     if failures:

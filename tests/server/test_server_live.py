@@ -29,6 +29,7 @@ from sqlalchemy import text
 from baccarat.store import Database
 
 CREDIT = 1_000_000
+METRICS_TOKEN = "live-metrics-token"
 
 
 @pytest.fixture(scope="module")
@@ -41,6 +42,7 @@ def server(module_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         reveal_ms=10,
         result_ms=50,
         demo_credit=CREDIT,
+        env={"BACCARAT_METRICS_TOKEN": METRICS_TOKEN},
     ).start()
     yield process
     process.stop()
@@ -97,7 +99,9 @@ async def _crowd(server: ServerProcess, players: list[tuple[str, str]]) -> dict[
         feed_tasks = []
         for player_id, token in players[:8]:
             feeds[player_id] = []
-            url = f"{server.ws_url}/ws/tables/standard?token={token}"
+            bearer = {"Authorization": f"Bearer {token}"}
+            ticket = (await http.post("/api/ws-tickets", headers=bearer)).json()["ticket"]
+            url = f"{server.ws_url}/ws/tables/standard?ticket={ticket}"
             feed_tasks.append(asyncio.create_task(_feed(url, round_id, feeds[player_id])))
         spectator: list[dict[str, Any]] = []
         feed_tasks.append(
@@ -387,7 +391,7 @@ def test_the_table_shows_rules_round_and_shoe(server: ServerProcess) -> None:
         _refused(client.get("/api/tables/nope"), 404, "table_not_found")
         _refused(client.get("/api/rounds/999999999"), 404, "round_not_found")
         _refused(client.get("/api/shoes/nope"), 404, "shoe_not_found")
-        metrics = client.get("/metrics")
+        metrics = client.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
         assert metrics.status_code == 200
         assert "baccarat_bets_accepted_total" in metrics.text
         assert "baccarat_bet_ack_seconds_bucket" in metrics.text

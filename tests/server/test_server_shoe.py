@@ -41,10 +41,10 @@ async def play_one_shoe(server: ServerProcess, token: str) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     acks: dict[int, list[dict[str, int]]] = defaultdict(list)
     headers = {"Authorization": f"Bearer {token}"}
-    url = f"{server.ws_url}/ws/tables/quick?token={token}"
+    url = f"{server.ws_url}/ws/tables/quick"
     async with (
         httpx.AsyncClient(base_url=server.url, headers=headers, timeout=10) as http,
-        websockets.connect(url, max_size=2**22) as feed,
+        websockets.connect(url, max_size=2**22, additional_headers=headers) as feed,
     ):
         shoe_id = None
         async for raw in feed:
@@ -118,6 +118,10 @@ def test_a_shoe_through_the_server(
     # 3. The shoe record: the same coups as revealed, every acknowledged wager, verifiable.
     with server.client() as anonymous:
         shoe = anonymous.get(f"/api/shoes/{shoe_id}").json()
+    with server.client(token) as mine:
+        # The record names players by per-shoe pseudonyms: the player asks for theirs.
+        me = mine.get(f"/api/me/shoes/{shoe_id}/pseudonym").json()["pseudonym"]
+    assert player_id not in json.dumps(shoe)
     assert shoe["status"] == "ended" and shoe["server_seed"] == end["server_seed"]
     record = shoe["record"]
     played = [r for r in sorted(acks) if r in order]
@@ -126,7 +130,7 @@ def test_a_shoe_through_the_server(
         expected: Counter[str] = Counter()
         for accepted in acks[round_id]:
             expected.update(accepted)
-        wagers = {w["bet"]: w for w in coup["wagers"] if w["player"] == player_id}
+        wagers = {w["bet"]: w for w in coup["wagers"] if w["player"] == me}
         assert {bet: w["stake"] for bet, w in wagers.items()} == dict(expected)
     assert verify_record(record).ok
     path = tmp_path / "record.json"

@@ -185,7 +185,8 @@ class LiveTable:
         return {
             "id": self.id,
             **self._rules_view,
-            "settings": self.settings.to_json(),
+            # The rule set by name: a spec may be a file path of the server's, never shown.
+            "settings": {**self.settings.to_json(), "ruleset": self.ruleset.name},
             "round": round_state,
             "cards": [card.to_json() for card in self.revealed],
             "result": self.result,

@@ -1,10 +1,40 @@
-"""Prometheus metrics of one server (its own registry, so several apps can share a process)."""
+"""Prometheus metrics of one server (its own registry, so several apps can share a process).
+
+They are not on the public port by default: ``Metrics.listen`` serves them on a listener of
+their own (``baccarat serve --metrics-bind HOST:PORT``), or ``/metrics`` answers holders of
+a bearer token (``BACCARAT_METRICS_TOKEN``); see ``routers/health``.
+"""
 
 from __future__ import annotations
 
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from typing import Protocol
 
-__all__ = ["Metrics"]
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, start_http_server
+
+__all__ = ["Listener", "Metrics", "parse_bind"]
+
+
+class Listener(Protocol):
+    def shutdown(self) -> None: ...
+
+    def server_close(self) -> None: ...
+
+
+def parse_bind(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[v6]:PORT`` for IPv6) as a pair; ``ValueError`` if it is not one.
+
+    >>> parse_bind("127.0.0.1:9100"), parse_bind("[::1]:9100")
+    (('127.0.0.1', 9100), ('::1', 9100))
+    >>> parse_bind("9100")
+    Traceback (most recent call last):
+    ...
+    ValueError: --metrics-bind wants HOST:PORT, such as 127.0.0.1:9100, not '9100'
+    """
+    host, colon, port = text.rpartition(":")
+    host = host.removeprefix("[").removesuffix("]")
+    if not colon or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"--metrics-bind wants HOST:PORT, such as 127.0.0.1:9100, not {text!r}")
+    return host, int(port)
 
 
 class Metrics:
@@ -48,9 +78,26 @@ class Metrics:
             buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
             registry=self.registry,
         )
+        self.rate_limited = Counter(
+            "baccarat_rate_limited",
+            "Requests refused with 429 by a rate limit (baccarat.server.ratelimit), by limit.",
+            ["limit"],
+            registry=self.registry,
+        )
+        self.audit_unwritten = Counter(
+            "baccarat_failed_logins_unwritten",
+            "Failed logins past the audit rate: counted here, not written one by one.",
+            registry=self.registry,
+        )
         self.clients = Gauge(
             "baccarat_ws_clients",
             "WebSocket clients connected.",
             ["table"],
             registry=self.registry,
         )
+
+    def listen(self, host: str, port: int) -> Listener:
+        """Serve these metrics at ``http://host:port/`` (any path) from a thread of their own;
+        ``shutdown()`` then ``server_close()`` the result to stop."""
+        server, _thread = start_http_server(port, addr=host, registry=self.registry)
+        return server

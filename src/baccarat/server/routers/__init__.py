@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from baccarat.server.routers import bets, feed, health, players, rounds, shoes, tables
+from baccarat.server.routers import (
+    bets,
+    feed,
+    health,
+    players,
+    pseudonyms,
+    rounds,
+    shoes,
+    tables,
+    tickets,
+)
 
 ROUTERS = (
     players.router,
@@ -10,7 +20,9 @@ ROUTERS = (
     bets.router,
     rounds.router,
     shoes.router,
+    pseudonyms.router,
     health.router,
+    tickets.router,
     feed.router,
 )
 

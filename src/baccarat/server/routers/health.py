@@ -1,11 +1,21 @@
-"""``/healthz`` and ``/metrics`` (Prometheus text format)."""
+"""``/healthz`` and ``/metrics`` (Prometheus text format).
+
+The metrics are not public: ``/metrics`` is not found on the public port unless a token is
+configured (``BACCARAT_METRICS_TOKEN``), and then it answers only ``Authorization: Bearer
+<token>``. An operator may rather serve them on a listener of their own
+(``baccarat serve --metrics-bind 127.0.0.1:9100``).
+"""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+import hmac
+
+from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from baccarat.server.auth import bearer_token
 from baccarat.server.deps import ServiceDep
+from baccarat.server.errors import ApiError
 from baccarat.server.models import Health
 
 router = APIRouter(tags=["operations"])
@@ -17,11 +27,13 @@ async def healthz(service: ServiceDep) -> Health:
     return Health(status="ok", database=service.dialect, tables=list(service.tables))
 
 
-@router.get(
-    "/metrics",
-    response_class=Response,
-    responses={200: {"content": {"text/plain": {"schema": {"type": "string"}}}}},
-)
-async def metrics(service: ServiceDep) -> Response:
+@router.get("/metrics", response_class=Response, include_in_schema=False)
+async def metrics(service: ServiceDep, request: Request) -> Response:
     """Bets accepted and refused, acknowledgement latency, rounds, WebSocket clients."""
+    expected: str | None = request.app.state.metrics_token
+    if expected is None:
+        raise ApiError(404, "not_found", "Not Found")
+    given = bearer_token(request.headers.get("authorization")) or ""
+    if not hmac.compare_digest(given.encode(), expected.encode()):
+        raise ApiError(401, "unauthorized", "the metrics need their bearer token")
     return Response(generate_latest(service.metrics.registry), media_type=CONTENT_TYPE_LATEST)
