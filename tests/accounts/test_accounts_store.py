@@ -15,6 +15,7 @@ from baccarat.store.players import create_player, new_token
 from baccarat.store.responsible import Controls, save_controls, use_policy_clock
 from baccarat.store.rounds import get_round, open_round
 from baccarat.store.schema import bets, ledger_entries
+from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import register_table, start_shoe
 from baccarat.store.wagers import BetOrder, BetReceipt, BetRefusal, place_batch, void_round
 
@@ -32,6 +33,7 @@ def _table(database: Database) -> int:
             server_seed=b"\0" * 32,
             commitment="0" * 64,
             at=now,
+            vault=SeedVault.ephemeral(),
         )
         row = open_round(c, table_id="standard", shoe_id="s1", number=1, betting_ms=60_000)
         return row.id

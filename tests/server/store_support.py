@@ -11,6 +11,7 @@ from baccarat.store import Database, db_now, upgrade
 from baccarat.store.players import create_player, new_token
 from baccarat.store.rounds import RoundRow, close_round, get_round, open_round
 from baccarat.store.schema import rounds
+from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import ShoeRow, fix_client_seed, get_shoe, register_table, start_shoe
 
 SEED = bytes(range(32))
@@ -36,6 +37,7 @@ def setup_table(database: Database, ruleset: RuleSet, shoe_id: str = "shoe-1") -
             server_seed=SEED,
             commitment=commitment(SEED),
             at=now,
+            vault=SeedVault.ephemeral(),
         )
 
 

@@ -107,8 +107,8 @@ def battery(table: str, round_id: int) -> list[Probe]:
         probes.append(Probe("POST", route, {"amount": 100}, authed=False, headers=_key()))
     bets = f"/api/tables/{table}/bets"
     for amount in BAD_AMOUNTS:
-        body = {"round_id": round_id, "bets": {"player": amount}}
-        probes.append(Probe("POST", bets, body, headers=_key()))
+        order = {"round_id": round_id, "bets": {"player": amount}}
+        probes.append(Probe("POST", bets, order, headers=_key()))
     for text in BAD_AMOUNT_TEXT:
         raw = f'{{"round_id": {round_id}, "bets": {{"player": {text}}}}}'.encode()
         probes.append(Probe("POST", bets, content=raw, headers=_key()))
@@ -173,14 +173,15 @@ def battery(table: str, round_id: int) -> list[Probe]:
         for route in ("/api/accounts", "/api/sessions"):
             probes.append(Probe("POST", route, content=body, authed=False))
     probes.append(Probe("POST", "/api/accounts", {"username": "okname", "password": "p" * 200_000}))
-    for limits_body in (
+    limits_bodies: list[Any] = [
         {"loss": {"day": -1}},
         {"loss": {"day": 2**63}},
         {"deposit": {"week": 1.5}},
         {"wager": {"year": 100}},
         {"nonsense": 1},
         [],
-    ):
+    ]
+    for limits_body in limits_bodies:
         probes.append(Probe("PUT", "/api/me/limits", limits_body))
     for breaks_body in (
         {"kind": "time_out", "hours": -1},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from baccarat.cli import audit, deal, fair, ledger, odds, roads, rules, serve, simulate  # noqa: F401  (registers the commands)
+from baccarat.cli import audit, deal, fair, keys, ledger, odds, roads, rules, serve, simulate  # noqa: F401  (registers the commands)
 from baccarat.cli.app import app
 
 __all__ = ["app", "main"]

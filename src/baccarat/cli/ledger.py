@@ -62,6 +62,9 @@ def check_command(
     try:
         with database.read() as connection:
             report = check_ledger(connection)
+    except Exception as error:  # a database the checks cannot even read: a failure, in one line
+        console.print(f"[red]FAIL[/] the ledger cannot be checked: {str(error).strip()[:300]}")
+        raise typer.Exit(1) from None
     finally:
         database.dispose()
     problems = report.problems
@@ -76,6 +79,14 @@ def check_command(
             "player_money": report.player_money,
             "house": report.house,
             "in_play": report.in_play,
+            # The demo part of the figures above: guests' demo money, kept apart.
+            "demo": {
+                "players": report.demo_players,
+                "money": report.demo_money,
+                "in_play": report.demo_in_play,
+                "house": report.demo_house,
+                "bank": report.demo_bank,
+            },
             "bets": report.bets,
             "outcomes": report.outcomes,
             "problems": problems,
@@ -94,6 +105,10 @@ def check_command(
             ("held by players", report.player_money),
             ("house result", report.house),
             ("stakes in play", report.in_play),
+            ("guests (demo money)", report.demo_players),
+            ("held by guests (demo)", report.demo_money),
+            ("house result on demo play", report.demo_house),
+            ("demo stakes in play", report.demo_in_play),
             ("bets", report.bets),
         ]
         rows += [(f"bets {kind}", n) for kind, n in sorted(report.outcomes.items())]

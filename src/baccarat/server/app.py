@@ -20,10 +20,11 @@ from fastapi.responses import JSONResponse
 from baccarat.server.clock import Clock, SystemClock
 from baccarat.server.config import ServerConfig
 from baccarat.server.errors import ApiError, error_body, install_error_handlers
+from baccarat.server.feedsessions import watch_feed_sessions
 from baccarat.server.pause import PauseHook
+from baccarat.server.protections import Protections
 from baccarat.server.routers import ROUTERS, accounts, cashier, controls, history, rules, session
 from baccarat.server.routers.accounts import (
-    DEFAULT_SESSION_TTL_MS,
     REFUSAL_STATUS,
     AccountPolicy,
     documented,
@@ -62,13 +63,14 @@ def create_app(
     clock: Clock | None = None,
     pause: PauseHook | None = None,
     policy_clock: Clock | None = None,
-    session_ttl_ms: int = DEFAULT_SESSION_TTL_MS,
+    session_ttl_ms: int | None = None,
 ) -> FastAPI:
     """The app: its service starts (database, migrations, dealers) with the ASGI lifespan.
 
     ``policy_clock`` (default: ``clock``) is the clock of accounts and responsible gaming:
     session expiry, limits, breaks, session time, on the bet path too. Tests move it (a day
-    ahead, say) without moving the dealers' clock; ``session_ttl_ms`` is a login's lifetime.
+    ahead, say) without moving the dealers' clock; ``session_ttl_ms`` is a login's lifetime
+    (default: the config's ``session_lifetime_ms``).
     """
     service = Service(config, clock or SystemClock(), pause or PauseHook.from_env())
     account_clock = policy_clock or service.clock
@@ -76,19 +78,25 @@ def create_app(
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
+        _app.state.protections.start()
         service.tokens.now_ms = account_clock.now_ms
         database = service.runner.database
         use_policy_clock([database.write_engine, database.read_engine], account_clock.now_ms)
         pusher = asyncio.create_task(
             session.push_reality_checks(service, account_clock), name="reality-checks"
         )
+        watcher = asyncio.create_task(watch_feed_sessions(service), name="feed-sessions")
         try:
             yield
         finally:
+            watcher.cancel()
             pusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await pusher
+            with contextlib.suppress(asyncio.CancelledError):
+                await watcher
             await service.stop()
+            _app.state.protections.stop()
 
     app = FastAPI(
         title="baccarat table service",
@@ -97,7 +105,8 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.service = service
-    app.state.accounts = AccountPolicy(account_clock, session_ttl_ms)
+    app.state.accounts = AccountPolicy(account_clock, session_ttl_ms or config.session_lifetime_ms)
+    app.state.protections = Protections(app, config, service.metrics)
     install_error_handlers(app)
     _map_policy_refusals(app)
     for router in (*ROUTERS, *ACCOUNT_ROUTERS):
@@ -116,7 +125,10 @@ def _map_policy_refusals(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
         status = REFUSAL_STATUS.get(error.code, error.status)
-        return JSONResponse(error_body(error.code, error.message), status_code=status)
+        headers = getattr(error, "headers", None)  # Retry-After of a 429
+        return JSONResponse(
+            error_body(error.code, error.message), status_code=status, headers=headers
+        )
 
 
 def _document_policy_refusals(app: FastAPI) -> None:

@@ -18,6 +18,8 @@ from importlib import resources
 from pathlib import Path
 
 from baccarat.rulesets import load_ruleset
+from baccarat.server.ratelimit import RateLimitSettings
+from baccarat.store.money import DEFAULT_MAX_BALANCE, DEFAULT_MAX_DEPOSIT, MoneyBounds
 from baccarat.table import Dealing, TableSettings
 
 __all__ = ["DEFAULT_TABLES", "ServerConfig", "default_static_dir", "tables_from"]
@@ -33,6 +35,12 @@ class ServerConfig:
     tables: tuple[TableSettings, ...]
     #: What a new guest player is given, in minor units.
     demo_credit: int = 1_000_000
+    #: The most one deposit may bring, and the most a deposit may take a balance to, in minor
+    #: units (``baccarat.store.money`` explains why every sum then stays inside 64 bits).
+    max_deposit: int = DEFAULT_MAX_DEPOSIT
+    max_balance: int = DEFAULT_MAX_BALANCE
+    #: Whether visitors may play as guests with demo money (``baccarat serve --guests``).
+    guests: bool = True
     #: Served at ``/static`` (the browser table); ``None`` serves nothing there.
     static_dir: Path | None = None
     #: The most bet requests one database transaction commits together.
@@ -42,6 +50,27 @@ class ServerConfig:
     session_idle_ms: int = 30 * 60_000
     session_lifetime_ms: int = 12 * 3_600_000
     guest_lifetime_ms: int = 24 * 3_600_000
+    #: The key file that seals shoe seeds (``None``: the user configuration directory's);
+    #: ``BACCARAT_SEED_KEY`` in the environment takes precedence.
+    seed_key_file: Path | None = None
+    #: Where the audit chain's head is appended (``None``: not anchored).
+    audit_anchor: Path | None = None
+    #: An anchor at least every this many audit records (and at start and shutdown).
+    audit_anchor_every: int = 100
+    #: Rate limits on logins, registrations and guests (``baccarat.server.ratelimit``).
+    rate_limits: RateLimitSettings = RateLimitSettings()  # noqa: RUF009 (frozen: shared safely)
+    #: Threads hashing passwords (0: half the cores) and the most hashes waiting (then 429).
+    password_workers: int = 0
+    password_queue: int = 64
+    #: The most of one core each hashing thread may use (it rests between hashes).
+    password_cpu_share: float = 0.25
+    #: The largest request body accepted, in bytes (413 past it).
+    max_body_bytes: int = 65_536
+    #: ``(host, port)`` of a listener of its own for the Prometheus metrics, if any.
+    metrics_bind: tuple[str, int] | None = None
+    #: A bearer token that opens ``/metrics`` on the public port; without it (and by
+    #: default) the public port has no ``/metrics``.
+    metrics_token: str | None = None
 
     def __post_init__(self) -> None:
         if self.demo_credit < 0:
@@ -51,6 +80,21 @@ class ServerConfig:
         for name in ("session_idle_ms", "session_lifetime_ms", "guest_lifetime_ms"):
             if getattr(self, name) < 1000:
                 raise ValueError(f"{name} must be at least 1000, not {getattr(self, name)}")
+        bounds = self.money_bounds  # raises ValueError for bounds out of order or range
+        if self.demo_credit > bounds.max_balance:
+            raise ValueError(
+                f"the demo credit ({self.demo_credit}) cannot exceed max_balance "
+                f"({bounds.max_balance})"
+            )
+        if self.audit_anchor_every < 1:
+            raise ValueError(
+                f"audit_anchor_every must be at least 1, not {self.audit_anchor_every}"
+            )
+
+    @property
+    def money_bounds(self) -> MoneyBounds:
+        """The cashier's bounds (``max_deposit``, ``max_balance``)."""
+        return MoneyBounds(self.max_deposit, self.max_balance)
 
 
 def tables_from(

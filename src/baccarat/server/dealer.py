@@ -41,6 +41,7 @@ from baccarat.store.rounds import (
     unfinished_rounds,
 )
 from baccarat.store.rules import ruleset_from_toml, ruleset_toml
+from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import (
     ShoeRow,
     end_shoe,
@@ -76,8 +77,11 @@ class Dealer:
         clock: Clock,
         metrics: Metrics,
         pause: PauseHook | None = None,
+        *,
+        vault: SeedVault,
     ) -> None:
         self.live = live
+        self.vault = vault
         self.table_ruleset = table_ruleset
         self.runner = runner
         self.clock = clock
@@ -117,7 +121,7 @@ class Dealer:
         The voids are done before the server listens (no bet can land in such a round); each
         client that connects later finds the last one in its snapshot's ``last_round``.
         """
-        shoe_row = await self.runner.read(lambda c: open_shoe(c, self.table_id))
+        shoe_row = await self.runner.read(lambda c: open_shoe(c, self.table_id, self.vault))
         ended = await self.runner.read(lambda c: last_ended_shoe(c, self.table_id))
         self.live.previous_shoe = None if ended is None else _public_shoe(ended)
         self.live.round, self.live.phase, self.live.revealed, self.live.result = (
@@ -215,6 +219,7 @@ class Dealer:
                 server_seed=seed,
                 commitment=commitment(seed),
                 at=db_now(c),
+                vault=self.vault,
             )
 
         row = await self.runner.write(run)
@@ -233,10 +238,11 @@ class Dealer:
     async def _end_shoe(self) -> None:
         shoe_row = self.live.shoe
         assert shoe_row is not None
-        digest = shoe_row.fair().digest
+        fair = shoe_row.fair()
+        digest = fair.digest
 
         def run(c: Connection) -> ShoeRow | None:
-            end_shoe(c, shoe_row.id, digest, db_now(c))
+            end_shoe(c, shoe_row.id, digest, db_now(c), fair.server_seed)
             return get_shoe(c, shoe_row.id)
 
         ended = await self.runner.write(run)
@@ -247,7 +253,7 @@ class Dealer:
             "shoe_end",
             {
                 "shoe_id": ended.id,
-                "server_seed": ended.server_seed.hex(),
+                "server_seed": fair.server_seed.hex(),
                 "digest": ended.digest,
                 "shoe": _public_shoe(ended),
             },
@@ -291,7 +297,7 @@ class Dealer:
         if self.pause.armed("closing") and await self._has_bets(row.id):
             await self.pause.hold_async("closing", row.id)
         if self.shoe is None:
-            shoe_now = await self.runner.read(lambda c: get_shoe(c, shoe_row.id))
+            shoe_now = await self.runner.read(lambda c: get_shoe(c, shoe_row.id, vault=self.vault))
             assert shoe_now is not None
             live.shoe = shoe_now
             self.shoe = shoe_now.fair().shoe(live.ruleset.shoe)

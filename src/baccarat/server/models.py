@@ -6,11 +6,16 @@ is refused, not rounded.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
+from baccarat.store.money import MONEY_LIMIT
+
 __all__ = [
+    "KEY_PATTERN",
+    "MAX_ID",
+    "PRINTABLE",
     "BetRequest",
     "BetResponse",
     "ErrorBody",
@@ -18,20 +23,37 @@ __all__ = [
     "Health",
     "Me",
     "PlayerCreated",
+    "PrintableName",
     "RevealedCardModel",
     "RoundBet",
+    "RoundId",
     "RoundState",
     "RoundView",
     "SeedRequest",
     "SeedResponse",
     "ShoeState",
     "ShoeView",
+    "Stake",
     "TableView",
 ]
 
-#: The largest id a request may carry: 2**53, exact as a JSON number in every language.
+#: The largest amount a request may carry: 2**53, exact as a JSON number in every language.
 MAX_INT = 2**53
-Stake = StrictInt
+#: The largest id of the database's 32-bit id columns (``rounds.id``, ``bets.id``): an id
+#: past it is refused at the edge, never sent to a query (PostgreSQL would fail on it).
+MAX_ID = 2**31 - 1
+#: Text without control characters (C0, DEL, C1): NUL and friends never reach a query.
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+#: An Idempotency-Key: visible ASCII only, as HTTP headers carry it unchanged everywhere.
+KEY_PATTERN = r"^[\x21-\x7e]+$"
+
+#: A round id, in the range of its column.
+RoundId = Annotated[int, Field(ge=1, le=MAX_ID, strict=True)]
+#: A stake in minor units: an integer, never past ``MONEY_LIMIT`` (the table's limits are
+#: checked after, with their own refusal codes).
+Stake = Annotated[StrictInt, Field(le=MONEY_LIMIT)]
+#: A name or an id from a request: printable, bounded.
+PrintableName = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE)]
 
 
 class _Model(BaseModel):
@@ -51,15 +73,19 @@ class PlayerCreated(_Model):
     id: str
     token: str = Field(description="Bearer token; shown only once.")
     balance: int = Field(description="Minor units.")
+    demo: bool = Field(description="Always true: a guest's balance is demo money.")
 
 
 class Me(_Model):
     id: str
     balance: int
+    demo: bool = Field(
+        description="A guest: the balance is demo money, never deposited to nor withdrawn."
+    )
 
 
 class BetRequest(_Model):
-    round_id: int = Field(ge=1, le=MAX_INT, strict=True)
+    round_id: RoundId
     bets: dict[str, Stake] = Field(
         description="Stake per bet name in minor units, e.g. {'player': 1000, 'tie': 100}.",
         max_length=32,
@@ -69,7 +95,7 @@ class BetRequest(_Model):
 class RepeatRequest(_Model):
     """A rebet or double: repeat the player's previous round (twice over for double)."""
 
-    round_id: int = Field(ge=1, le=MAX_INT, strict=True)
+    round_id: RoundId
 
 
 class BetResponse(_Model):

@@ -12,6 +12,7 @@ import logging
 from sqlalchemy import Connection
 
 from baccarat.rulesets import RuleSet, load_ruleset
+from baccarat.server.anchor import AnchorWriter
 from baccarat.server.auth import TokenBook
 from baccarat.server.clock import Clock
 from baccarat.server.collector import QuietCollector
@@ -25,7 +26,8 @@ from baccarat.server.pause import PauseHook
 from baccarat.server.runner import StoreRunner
 from baccarat.store import Database, upgrade
 from baccarat.store.clock import db_now
-from baccarat.store.shoes import register_table
+from baccarat.store.keyfile import KeySource
+from baccarat.store.shoes import register_table, seal_open_shoes
 from baccarat.store.undealt import UndealtRound, finish_undealt_tables
 from baccarat.table import Phase
 
@@ -49,6 +51,7 @@ class Service:
         self._desk: BetDesk | None = None
         self._tokens: TokenBook | None = None
         self._collector: QuietCollector | None = None
+        self._anchor: AnchorWriter | None = None
 
     @property
     def runner(self) -> StoreRunner:
@@ -102,11 +105,21 @@ class Service:
 
         await self.runner.write(register)
         await self._finish_undealt_tables()
+        # Shoe seeds are sealed at rest; a database from before sealing is sealed now, and a
+        # seed no loaded key opens stops the start here rather than in a dealer.
+        vault = KeySource(self.config.seed_key_file).vault()
+        await self.runner.write(lambda c: seal_open_shoes(c, vault))
         self._desk.start()
         for settings in self.config.tables:
             live = LiveTable(settings, rulesets[settings.table_id], self.clock)
             dealer = Dealer(
-                live, rulesets[settings.table_id], self.runner, self.clock, self.metrics, self.pause
+                live,
+                rulesets[settings.table_id],
+                self.runner,
+                self.clock,
+                self.metrics,
+                self.pause,
+                vault=vault,
             )
             self.tables[settings.table_id] = live
             self.dealers[settings.table_id] = dealer
@@ -122,6 +135,12 @@ class Service:
         )
         self._collector.install()  # what start-up built is long-lived: freeze it now
         self._tasks.append(asyncio.create_task(self._collector.run(), name="quiet-collector"))
+        if self.config.audit_anchor is not None:
+            self._anchor = AnchorWriter(
+                self.config.audit_anchor, self.config.audit_anchor_every, self.runner, self.clock
+            )
+            await self._anchor.start()
+            self._tasks.append(asyncio.create_task(self._anchor.run(), name="audit-anchor"))
 
     async def _finish_undealt_tables(self) -> None:
         """Finish the rounds in play of tables this server does not deal (nobody watches them)."""
@@ -156,5 +175,10 @@ class Service:
                 client.drop(1001, "the server is stopping")
         if self._collector is not None:
             self._collector.uninstall()
+        if self._anchor is not None:
+            try:
+                await self._anchor.anchor(force=True)
+            except Exception as error:  # stopping goes on; the last anchor is older
+                log.error("cannot anchor the audit log at shutdown: %s", error)
         if self._runner is not None:
             await asyncio.to_thread(self._runner.close)

@@ -8,6 +8,11 @@
    no bet of a round still in play has been settled;
 6. each table's stake account holds exactly the stakes still in play;
 7. every settlement pays what the shoe's rules pay on the round's cards;
+8. demo money adds up on its own: the ``demo-bank`` account, the guests' accounts, their
+   stakes in play and the house's result on their settled bets sum to zero, so no demo
+   money came from or went to real money (a guest's deposit from ``world`` would show);
+9. every money value is an integer within its bound (``baccarat.store.money``); the sums
+   are exact whatever is stored, so a damaged database is reported, never a crash;
 10. every round in play can still be finished by a dealer: it is its table's newest round, on
     its table's newest shoe (not ended), of a table still dealt; any other holds its stakes
     forever (``baccarat.store.check_stuck``).
@@ -22,8 +27,9 @@ from sqlalchemy import Connection, func, select
 
 from baccarat.cards import parse_cards
 from baccarat.coup import deal
+from baccarat.store.check_money import account_sums, bad_money, whole
 from baccarat.store.check_stuck import stuck_rounds
-from baccarat.store.ledger import stake_account
+from baccarat.store.ledger import DEMO_BANK, UNCACHED, stake_account
 from baccarat.store.rules import ruleset_from_toml
 from baccarat.store.schema import (
     accounts,
@@ -31,6 +37,7 @@ from baccarat.store.schema import (
     bets,
     ledger_entries,
     ledger_transactions,
+    players,
     rounds,
     shoes,
 )
@@ -53,6 +60,13 @@ class LedgerReport:
     player_money: int = 0
     house: int = 0
     in_play: int = 0
+    #: The demo part of ``players``, ``player_money``, ``in_play`` and ``house``, and what
+    #: the ``demo-bank`` account gave (negative).
+    demo_players: int = 0
+    demo_money: int = 0
+    demo_in_play: int = 0
+    demo_house: int = 0
+    demo_bank: int = 0
     bets: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
     unbalanced: list[str] = field(default_factory=list)
@@ -63,7 +77,9 @@ class LedgerReport:
     early_outcomes: list[int] = field(default_factory=list)
     stake_mismatches: list[str] = field(default_factory=list)
     wrong_payouts: list[str] = field(default_factory=list)
+    mixed_demo: list[str] = field(default_factory=list)
     stuck_rounds: list[str] = field(default_factory=list)
+    bad_money: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> dict[str, list[str] | list[int]]:
@@ -76,7 +92,9 @@ class LedgerReport:
             "bets settled before their round was dealt": self.early_outcomes,
             "stake accounts that differ from the stakes in play": self.stake_mismatches,
             "settlements that differ from the rules": self.wrong_payouts,
+            "demo money that does not add up on its own": self.mixed_demo,
             "rounds in play that no dealer will finish": self.stuck_rounds,
+            "money values that are not integers within their bound": self.bad_money,
         }
         if self.total != 0:
             found["all accounts together do not sum to zero"] = [str(self.total)]
@@ -94,14 +112,16 @@ def check_ledger(connection: Connection) -> LedgerReport:
     report.transactions = c.scalar(select(func.count()).select_from(ledger_transactions)) or 0
     report.entries = c.scalar(select(func.count()).select_from(ledger_entries)) or 0
     report.accounts = c.scalar(select(func.count()).select_from(accounts)) or 0
-    report.total = int(c.scalar(select(func.coalesce(func.sum(ledger_entries.c.amount), 0))) or 0)
+    report.bad_money = bad_money(c)
+    sums = account_sums(c)
+    report.total = sum(sums.values())
 
-    sums = (
+    per_txn = (
         select(ledger_entries.c.txn_id, func.sum(ledger_entries.c.amount).label("total"))
         .group_by(ledger_entries.c.txn_id)
         .having(func.sum(ledger_entries.c.amount) != 0)
     )
-    report.unbalanced = [row.txn_id for row in c.execute(sums)]
+    report.unbalanced = [row.txn_id for row in c.execute(per_txn)]
     empty = (
         select(ledger_transactions.c.id)
         .select_from(
@@ -113,24 +133,24 @@ def check_ledger(connection: Connection) -> LedgerReport:
     )
     report.empty_transactions = list(c.scalars(empty))
 
-    summed = func.coalesce(func.sum(ledger_entries.c.amount), 0)
-    per_account = (
-        select(accounts.c.id, accounts.c.kind, accounts.c.balance, summed.label("summed"))
-        .select_from(
-            accounts.outerjoin(ledger_entries, ledger_entries.c.account_id == accounts.c.id)
-        )
-        .group_by(accounts.c.id, accounts.c.kind, accounts.c.balance)
-    )
+    per_account = select(accounts.c.id, accounts.c.kind, accounts.c.balance)
     stake_balances: dict[str, int] = {}
     for row in c.execute(per_account):
-        money = int(row.summed)
-        if int(row.balance) != money:
+        money = sums.get(row.id, 0)
+        # A source's balance is not cached: it stays 0 (baccarat.store.ledger.UNCACHED).
+        cached = 0 if row.id in UNCACHED else money
+        if row.balance != cached or whole(row.balance) != cached:
             report.stale_balances.append(f"{row.id}: cached {row.balance}, entries {money}")
-        if row.kind == "player":
+        if row.kind in ("player", "demo"):
             report.players += 1
             report.player_money += money
+            if row.kind == "demo":
+                report.demo_players += 1
+                report.demo_money += money
             if money < 0:
                 report.negative_players.append(f"{row.id}: {money}")
+        elif row.id == DEMO_BANK:
+            report.demo_bank += money
         elif row.kind == "house":
             report.house += money
         elif row.kind == "stake":
@@ -163,7 +183,7 @@ def check_ledger(connection: Connection) -> LedgerReport:
         .where(bet_outcomes.c.bet_id.is_(None))
         .group_by(bets.c.table_id)
     )
-    staked = {stake_account(table): int(total) for table, total in c.execute(in_play)}
+    staked = {stake_account(table): whole(total) for table, total in c.execute(in_play)}
     for account in sorted(set(stake_balances) | set(staked)):
         if stake_balances.get(account, 0) != staked.get(account, 0):
             report.stake_mismatches.append(
@@ -171,8 +191,40 @@ def check_ledger(connection: Connection) -> LedgerReport:
                 f"stakes in play {staked.get(account, 0)}"
             )
     report.wrong_payouts = _check_payouts(c)
+    _check_demo(c, report)
     report.stuck_rounds = stuck_rounds(c)
     return report
+
+
+def _check_demo(c: Connection, report: LedgerReport) -> None:
+    """Invariant 8: the demo figures, and whether demo money sums to zero on its own."""
+    demo_bets = bets.join(players, players.c.id == bets.c.player_id).outerjoin(
+        bet_outcomes, bet_outcomes.c.bet_id == bets.c.id
+    )
+    total = func.coalesce(func.sum(bets.c.stake), 0)
+    report.demo_in_play = int(
+        c.scalar(
+            select(total)
+            .select_from(demo_bets)
+            .where(players.c.demo.is_(True), bet_outcomes.c.bet_id.is_(None))
+        )
+        or 0
+    )
+    kept = func.coalesce(func.sum(bets.c.stake - bet_outcomes.c.returned), 0)
+    report.demo_house = int(
+        c.scalar(
+            select(kept)
+            .select_from(demo_bets)
+            .where(players.c.demo.is_(True), bet_outcomes.c.kind == "settled")
+        )
+        or 0
+    )
+    parts = (report.demo_bank, report.demo_money, report.demo_in_play, report.demo_house)
+    if sum(parts) != 0:
+        report.mixed_demo.append(
+            f"demo-bank {parts[0]} + guests {parts[1]} + in play {parts[2]}"
+            f" + house {parts[3]} = {sum(parts)}"
+        )
 
 
 def _check_payouts(c: Connection) -> list[str]:
@@ -191,7 +243,7 @@ def _check_payouts(c: Connection) -> list[str]:
     )
     spots: dict[int, list[tuple[str, str, int, int]]] = defaultdict(list)
     for row in c.execute(query):
-        spots[row.round_id].append((row.player_id, row.spot, int(row.stake), int(row.returned)))
+        spots[row.round_id].append((row.player_id, row.spot, whole(row.stake), whole(row.returned)))
     if not spots:
         return []
     info = select(rounds.c.id, rounds.c.cards, shoes.c.ruleset_toml).select_from(

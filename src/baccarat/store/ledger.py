@@ -2,7 +2,10 @@
 
 Every movement of money is a transaction whose entries sum to zero; entries are only ever
 inserted, so a correction is a new transaction. An account's balance is the sum of its
-entries; ``accounts.balance`` caches it and is updated in the same database transaction.
+entries; ``accounts.balance`` caches it and is updated in the same database transaction,
+except for the two sources (``world`` and ``demo-bank``): each is minus what it gave out,
+unbounded by design, so its cache stays 0 and nothing can pin it (``baccarat.store.money``
+has the argument).
 
 Sign convention: an entry adds its amount to the account. A deposit of 100 is
 ``world -100, player +100``; a bet of 10 is ``player -10, stake +10``.
@@ -13,6 +16,10 @@ Sign convention: an entry adds its amount to the account. A deposit of 100 is
 Traceback (most recent call last):
 ...
 baccarat.store.ledger.LedgerError: transaction 'bet' does not balance: entries sum to -1
+>>> Transaction("deposit", [("world", -(2**53)), ("player:a", 2**53)])
+Traceback (most recent call last):
+...
+baccarat.store.ledger.LedgerError: transaction 'deposit' moves 9007199254740992, past the limit of 9007199254740991
 >>> player_account("p1"), stake_account("ez"), house_account("ez")
 ('player:p1', 'stake:ez', 'house:ez')
 """
@@ -26,9 +33,12 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, bindparam, select, update
 
+from baccarat.store.money import MONEY_LIMIT
 from baccarat.store.schema import accounts, ledger_entries, ledger_transactions
 
 __all__ = [
+    "DEMO_BANK",
+    "UNCACHED",
     "WORLD",
     "LedgerError",
     "Transaction",
@@ -41,8 +51,13 @@ __all__ = [
     "stake_account",
 ]
 
-#: The account that funds deposits and the demo credit (it goes negative by what it gave).
+#: The account that funds deposits (it goes negative by what it gave).
 WORLD = "world"
+#: The account that funds the guests' demo credit: demo money never comes from ``world``.
+DEMO_BANK = "demo-bank"
+#: The accounts whose balance is not cached (``accounts.balance`` stays 0): money comes from
+#: them without end, so their sums are the only ones no bound can hold.
+UNCACHED = frozenset({WORLD, DEMO_BANK})
 
 
 class LedgerError(ValueError):
@@ -81,6 +96,13 @@ class Transaction:
     def __post_init__(self) -> None:
         if not self.entries:
             raise LedgerError(f"transaction {self.kind!r} has no entries")
+        for _, amount in self.entries:
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise LedgerError(f"transaction {self.kind!r} moves {amount!r}, not an integer")
+            if abs(amount) > MONEY_LIMIT:
+                raise LedgerError(
+                    f"transaction {self.kind!r} moves {abs(amount)}, past the limit of {MONEY_LIMIT}"
+                )
         if self.total != 0:
             raise LedgerError(
                 f"transaction {self.kind!r} does not balance: entries sum to {self.total}"
@@ -133,7 +155,9 @@ def post(connection: Connection, transactions: Iterable[Transaction], at: int) -
     for t in rows:
         for account, amount in t.entries:
             deltas[account] += amount
-    changes = [{"account": a, "delta": d} for a, d in sorted(deltas.items()) if d]
+    changes = [
+        {"account": a, "delta": d} for a, d in sorted(deltas.items()) if d and a not in UNCACHED
+    ]
     if changes:
         connection.execute(
             update(accounts)
@@ -146,7 +170,8 @@ def post(connection: Connection, transactions: Iterable[Transaction], at: int) -
 def balances(
     connection: Connection, account_ids: Iterable[str], *, lock: bool = False
 ) -> dict[str, int]:
-    """The cached balances of the accounts named (missing accounts are left out).
+    """The cached balances of the accounts named (missing accounts are left out; an
+    ``UNCACHED`` source's is always 0).
 
     ``lock`` takes row locks (``FOR UPDATE``) on PostgreSQL; SQLite's ``BEGIN IMMEDIATE``
     already holds the whole database.

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
+    CheckConstraint,
     Column,
     ForeignKey,
     Index,
@@ -24,7 +26,10 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
+
+from baccarat.store.money import BALANCE_LIMIT, MONEY_LIMIT, money_check
 
 __all__ = [
     "accounts",
@@ -42,6 +47,7 @@ __all__ = [
     "player_seeds",
     "players",
     "rounds",
+    "server_secrets",
     "shoes",
     "ws_tickets",
 ]
@@ -58,11 +64,14 @@ metadata = MetaData(
 accounts = Table(
     "accounts",
     metadata,
-    # "world", "player:<id>", "stake:<table>", "house:<table>"
+    # "world", "player:<id>", "stake:<table>", "house:<table>", "demo-bank"; a guest's
+    # "player:<id>" is of kind "demo".
     Column("id", String(100), primary_key=True),
     Column("kind", String(16), nullable=False),
     Column("balance", BigInteger, nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    # Money columns hold only integers in range (baccarat.store.money): never a REAL.
+    CheckConstraint(money_check("balance", BALANCE_LIMIT), name="ck_accounts_balance"),
 )
 
 ledger_transactions = Table(
@@ -83,6 +92,7 @@ ledger_entries = Table(
     Column("txn_id", String(32), ForeignKey("ledger_transactions.id"), nullable=False),
     Column("account_id", String(100), ForeignKey("accounts.id"), nullable=False),
     Column("amount", BigInteger, nullable=False),
+    CheckConstraint(money_check("amount", MONEY_LIMIT), name="ck_ledger_entries_amount"),
     Index(None, "txn_id"),
     Index(None, "account_id"),
 )
@@ -95,6 +105,8 @@ players = Table(
     Column("token_hash", String(64), nullable=False, unique=True),
     Column("account_id", String(100), ForeignKey("accounts.id"), nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    # A guest: plays with demo money (account kind "demo", funded by "demo-bank").
+    Column("demo", Boolean, nullable=False, server_default=false()),
 )
 
 game_tables = Table(
@@ -119,8 +131,11 @@ shoes = Table(
     # The exact rules of this shoe (baccarat.record.ruleset_toml): a restart settles by them.
     Column("ruleset_toml", Text, nullable=False),
     Column("commitment", String(64), nullable=False),
-    # Secret until the shoe ends; only ever read by the dealer and, after the end, the API.
+    # The seed in hex once the shoe has ended (public then); '' while it is in play.
     Column("server_seed", String(64), nullable=False),
+    # While in play: the seed sealed with the operator's key (baccarat.store.seal), never
+    # in the clear, so a copy of the database does not give the order away. NULL after the end.
+    Column("sealed_seed", String(128), nullable=True),
     # Fixed when the shoe's first betting window closes.
     Column("client_seed", String(64), nullable=True),
     Column("digest", String(64), nullable=True),
@@ -164,6 +179,7 @@ bets = Table(
     Column("stake", BigInteger, nullable=False),
     Column("txn_id", String(32), ForeignKey("ledger_transactions.id"), nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    CheckConstraint(money_check("stake", MONEY_LIMIT), name="ck_bets_stake"),
     Index(None, "round_id", "player_id"),
     Index(None, "player_id", "table_id", "round_id"),
 )
@@ -180,6 +196,7 @@ bet_outcomes = Table(
     Column("returned", BigInteger, nullable=False),
     Column("txn_id", String(32), ForeignKey("ledger_transactions.id"), nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    CheckConstraint(money_check("returned", MONEY_LIMIT), name="ck_bet_outcomes_returned"),
     Index(None, "round_id"),
 )
 
@@ -265,4 +282,13 @@ audit_log = Table(
     Column("details", Text, nullable=False),
     Column("prev_hash", String(64), nullable=False),
     Column("hash", String(64), nullable=False),
+)
+
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    # Keys the server keeps to itself, made at migration: "record_pseudonyms" keys the
+    # per-shoe pseudonyms of public shoe records (baccarat.store.pseudonyms).
+    Column("name", String(40), primary_key=True),
+    Column("value", String(128), nullable=False),
 )

@@ -32,6 +32,7 @@ from baccarat.table.settings import Dealing, TableSettings
 __all__ = [
     "ACTIONS",
     "RESTART_VOID_REASON",
+    "UNDEALT_VOID_REASON",
     "BetError",
     "Dealing",
     "HandName",
@@ -42,7 +43,6 @@ __all__ = [
     "Round",
     "TableSettings",
     "TransitionError",
-    "UNDEALT_VOID_REASON",
     "UndealtRecovery",
     "add_bets",
     "check_bets",

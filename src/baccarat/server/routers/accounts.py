@@ -8,7 +8,6 @@ is written to the audit log in the same transaction. A login during a break is r
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, replace
 from typing import Annotated, Any
 
@@ -30,7 +29,9 @@ from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.deps import CurrentPlayer, ServiceDep
 from baccarat.server.errors import ApiError
-from baccarat.server.models import ErrorBody
+from baccarat.server.feedsessions import end_feeds
+from baccarat.server.guard import RATE_LIMITED, GuardDep, client_address
+from baccarat.server.models import PRINTABLE, ErrorBody
 from baccarat.store.accounts import (
     UsernameTakenError,
     end_sessions,
@@ -40,7 +41,7 @@ from baccarat.store.accounts import (
     register,
 )
 from baccarat.store.audit_log import append_audit
-from baccarat.store.players import player_balance
+from baccarat.store.players import player_balance, token_hash
 from baccarat.store.responsible import Controls, load_controls, save_controls
 from baccarat.store.schema import logins
 
@@ -92,7 +93,8 @@ def refused(refusal: Refusal) -> ApiError:
 
 _TEXT = {
     401: "No token, a token nobody holds, or a wrong username or password.",
-    403: "Refused by responsible gaming: a break, the session time limit or a limit.",
+    403: "Refused by responsible gaming (a break, the session time limit or a limit), or a"
+    " guest's demo money at the cashier.",
     404: "No such resource.",
     409: "A reality check is due, the name is taken, or the state does not allow it.",
     422: "The request is invalid, or refused by a rule (limits, breaks, session, balance).",
@@ -109,7 +111,7 @@ class _Model(BaseModel):
 
 
 class Credentials(_Model):
-    username: str = Field(min_length=1, max_length=64)
+    username: str = Field(min_length=1, max_length=64, pattern=PRINTABLE)
     password: str = Field(min_length=1, max_length=1000)
 
 
@@ -129,15 +131,18 @@ class LoggedIn(_Model):
     session: dict[str, Any] = Field(description="The responsible-gaming session just started.")
 
 
-@router.post("/api/accounts", status_code=201, responses=documented(409, 422))
-async def create_account(body: Credentials, service: ServiceDep, policy: PolicyDep) -> Registered:
+@router.post("/api/accounts", status_code=201, responses={**documented(409, 422), **RATE_LIMITED})
+async def create_account(
+    body: Credentials, service: ServiceDep, policy: PolicyDep, guard: GuardDep, request: Request
+) -> Registered:
     """Register a player: a username (3-32 of a-z, 0-9, '.', '_', '-') and a password."""
+    await guard.limit("accounts_per_address", client_address(request))
     try:
         name = normalize_username(body.username)
         check_password(body.password, username=name)
     except (ValueError, PasswordError) as error:
         raise ApiError(422, "invalid_account", str(error)) from None
-    stored = await asyncio.to_thread(hash_password, body.password)
+    stored = await guard.hash(hash_password, body.password)
     now = policy.clock.now_ms()
 
     def run(c: Connection) -> str:
@@ -152,27 +157,36 @@ async def create_account(body: Credentials, service: ServiceDep, policy: PolicyD
     return Registered(id=player_id, username=name, balance=0)
 
 
-@router.post("/api/sessions", status_code=201, responses=documented(401, 403, 422))
-async def login(body: Credentials, service: ServiceDep, policy: PolicyDep) -> LoggedIn:
-    """Log in: a fresh token that expires, and the time of the previous login."""
+@router.post(
+    "/api/sessions", status_code=201, responses={**documented(401, 403, 422), **RATE_LIMITED}
+)
+async def login(
+    body: Credentials, service: ServiceDep, policy: PolicyDep, guard: GuardDep, request: Request
+) -> LoggedIn:
+    """Log in: a fresh token that expires, and the time of the previous login. Attempts are
+    rate-limited by client address and by username (429 with ``Retry-After``)."""
+    # Before any database read or hash: a refused attempt costs one counter lookup.
+    await guard.admit_login(request, body.username)
     found = await service.runner.read(lambda c: find_login(c, body.username))
     if found is None:
-        await asyncio.to_thread(dummy_verify, body.password)
+        await guard.hash(dummy_verify, body.password)
         good = False
     else:
-        good = await asyncio.to_thread(verify_password, found.password_hash, body.password)
+        good = await guard.hash(verify_password, found.password_hash, body.password)
     now = policy.clock.now_ms()
     if found is None or not good:
-        who = body.username.strip().lower()[:64]
-        await service.runner.write(
-            lambda c: append_audit(c, now, "anonymous", "login_failed", {"username": who})
-        )
+        details = await guard.failed_login_details(body.username)
+        if details is not None:
+            await service.runner.write(
+                lambda c: append_audit(c, now, "anonymous", "login_failed", details)
+            )
         raise ApiError(401, "bad_credentials", "wrong username or password")
+    await guard.login_succeeded(request, body.username)
     login_row = found
     # A hash made with older parameters is replaced at the next good login.
     rehashed = None
     if needs_rehash(found.password_hash):
-        rehashed = await asyncio.to_thread(hash_password, body.password)
+        rehashed = await guard.hash(hash_password, body.password)
 
     def run(c: Connection) -> tuple[str, int, Session] | Refusal:
         pid = login_row.player_id
@@ -204,7 +218,6 @@ async def login(body: Credentials, service: ServiceDep, policy: PolicyDep) -> Lo
     if isinstance(outcome, Refusal):
         raise refused(outcome)
     token, expires, session = outcome
-    service.tokens.remember(token, login_row.player_id, expires)
     balance = await service.runner.read(lambda c: player_balance(c, login_row.player_id))
     previous = login_row.last_login_at
     return LoggedIn(
@@ -228,7 +241,8 @@ async def logout(
     policy: PolicyDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    """End this session: its token is refused from now on. A guest token cannot log out."""
+    """End this session (a login's or a guest's): its token is refused from now on, and its
+    live feeds are closed."""
     assert credentials is not None  # CurrentPlayer has checked it
     token = credentials.credentials
     now = policy.clock.now_ms()
@@ -242,5 +256,5 @@ async def logout(
         return ended
 
     if not await service.runner.write(run):
-        raise ApiError(409, "not_a_session", "a guest token has no session to end")
-    service.tokens.forget(token)
+        raise ApiError(409, "not_a_session", "the session has ended already")
+    end_feeds(service, player, token_hash(token))

@@ -2,34 +2,57 @@
 
 Money moves between the player's account and the ``world`` account in one ledger
 transaction (memo ``cashier``), under the player's balance lock. A deposit is first asked
-of the responsible-gaming policy (breaks, deposit limits); a refusal writes nothing. A
-withdrawal is never refused by the policy, only by the balance.
+of the responsible-gaming policy (breaks, deposit limits), then of the operator's bounds
+(``--max-deposit`` per deposit, ``--max-balance`` per balance: ``deposit_too_large`` and
+``balance_limit``, 422); a refusal writes nothing. A withdrawal is never refused by the
+policy, only by the balance. A guest's demo money can be neither deposited to nor withdrawn:
+both answer ``403 demo_account`` and write nothing.
+
+An ``Idempotency-Key`` (optional) makes a request safe to resend, with the bets' rules: the
+same key and request get the first answer and move no money again; the same key with another
+request is refused (``idempotency_key_reused``, 422); a refused request is not remembered.
 """
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import Connection
 
 from baccarat.responsible import Refusal, may_deposit
 from baccarat.responsible.instants import from_epoch_ms
-from baccarat.server.deps import CurrentPlayer, ServiceDep
+from baccarat.server.demo import RealMoneyPlayer
+from baccarat.server.deps import ServiceDep
 from baccarat.server.errors import ApiError
-from baccarat.server.models import MAX_INT
+from baccarat.server.models import KEY_PATTERN
 from baccarat.server.routers.accounts import PolicyDep, documented, refused
-from baccarat.store.accounts import cashier
+from baccarat.store.cashier import CashierRefusal, move_money
+from baccarat.store.idempotency import KeyReused, recall, remember, request_fingerprint
 from baccarat.store.ledger import balances, player_account
+from baccarat.store.money import MONEY_LIMIT, MoneyBounds
 from baccarat.store.responsible import player_state
 
-__all__ = ["router"]
+__all__ = ["OptionalKey", "router"]
 
 router = APIRouter(tags=["cashier"])
+
+OptionalKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=KEY_PATTERN,
+        description="Optional: a fresh random string per request; resend it to retry safely.",
+    ),
+]
 
 
 class Amount(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    amount: StrictInt = Field(ge=1, le=MAX_INT, description="Minor units.")
+    amount: StrictInt = Field(ge=1, le=MONEY_LIMIT, description="Minor units.")
 
 
 class Balance(BaseModel):
@@ -38,38 +61,83 @@ class Balance(BaseModel):
     balance: int
 
 
-@router.post("/api/me/deposits", status_code=201, responses=documented(401, 403, 409, 422))
-async def deposit(
-    body: Amount, player: CurrentPlayer, service: ServiceDep, policy: PolicyDep
-) -> Balance:
-    """Move play money in from the world account (refused during a break or past a
-    deposit limit, with the limit and what is left)."""
-    now_ms = policy.clock.now_ms()
+Outcome = dict[str, Any] | Refusal | CashierRefusal | KeyReused
 
-    def run(c: Connection) -> int | Refusal:
-        account = player_account(player)
-        balances(c, [account], lock=True)  # the bet path's lock, taken first
-        refusal = may_deposit(
-            player_state(c, player, from_epoch_ms(now_ms)), body.amount, from_epoch_ms(now_ms)
-        )
-        if refusal is not None:
-            return refusal
-        return cashier(c, player, body.amount, now_ms)
 
-    outcome = await service.runner.write(run)
+def _answer(outcome: Outcome) -> Balance:
     if isinstance(outcome, Refusal):
         raise refused(outcome)
-    return Balance(amount=body.amount, balance=outcome)
+    if isinstance(outcome, CashierRefusal | KeyReused):
+        raise ApiError(422, outcome.code, outcome.message)
+    return Balance.model_validate(outcome)
 
 
-@router.post("/api/me/withdrawals", status_code=201, responses=documented(401, 422))
+@router.post("/api/me/deposits", status_code=201, responses=documented(401, 403, 409, 422))
+async def deposit(
+    body: Amount,
+    player: RealMoneyPlayer,
+    service: ServiceDep,
+    policy: PolicyDep,
+    key: OptionalKey = None,
+) -> Balance:
+    """Move play money in from the world account (refused during a break, past a deposit
+    limit, past ``max_deposit`` or when the balance would pass ``max_balance``)."""
+    now_ms = policy.clock.now_ms()
+    bounds = service.config.money_bounds
+    fingerprint = request_fingerprint("deposit", body.amount)
+
+    def run(c: Connection) -> Outcome:
+        balances(c, [player_account(player)], lock=True)  # the bet path's lock, taken first
+        if key is not None:
+            prior = recall(c, player, key, fingerprint)
+            if prior is not None:
+                return prior
+        now = from_epoch_ms(now_ms)
+        refusal = may_deposit(player_state(c, player, now), body.amount, now)
+        if refusal is not None:
+            return refusal
+        return _moved(c, player, body.amount, now_ms, bounds, key, fingerprint)
+
+    return _answer(await service.runner.write(run))
+
+
+@router.post("/api/me/withdrawals", status_code=201, responses=documented(401, 403, 422))
 async def withdraw(
-    body: Amount, player: CurrentPlayer, service: ServiceDep, policy: PolicyDep
+    body: Amount,
+    player: RealMoneyPlayer,
+    service: ServiceDep,
+    policy: PolicyDep,
+    key: OptionalKey = None,
 ) -> Balance:
     """Move play money out to the world account (never refused but by the balance)."""
     now_ms = policy.clock.now_ms()
-    try:
-        balance = await service.runner.write(lambda c: cashier(c, player, -body.amount, now_ms))
-    except ValueError as error:
-        raise ApiError(422, "insufficient_balance", str(error)) from None
-    return Balance(amount=body.amount, balance=balance)
+    bounds = service.config.money_bounds
+    fingerprint = request_fingerprint("withdrawal", body.amount)
+
+    def run(c: Connection) -> Outcome:
+        balances(c, [player_account(player)], lock=True)
+        if key is not None:
+            prior = recall(c, player, key, fingerprint)
+            if prior is not None:
+                return prior
+        return _moved(c, player, -body.amount, now_ms, bounds, key, fingerprint)
+
+    return _answer(await service.runner.write(run))
+
+
+def _moved(
+    c: Connection,
+    player: str,
+    amount: int,
+    now_ms: int,
+    bounds: MoneyBounds,
+    key: str | None,
+    fingerprint: str,
+) -> Outcome:
+    balance = move_money(c, player, amount, now_ms, bounds)
+    if isinstance(balance, CashierRefusal):
+        return balance
+    answer = {"amount": abs(amount), "balance": balance}
+    if key is not None:
+        remember(c, player, key, fingerprint, answer, now_ms)
+    return answer

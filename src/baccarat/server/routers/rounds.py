@@ -14,7 +14,7 @@ from sqlalchemy import Connection
 from baccarat.server.clock import iso_utc
 from baccarat.server.deps import OptionalPlayer, ServiceDep
 from baccarat.server.errors import ApiError
-from baccarat.server.models import MAX_INT, RoundView
+from baccarat.server.models import MAX_ID, RoundView
 from baccarat.server.routers.responses import errors
 from baccarat.store.rounds import RoundRow, get_round
 from baccarat.store.wagers import player_round_bets
@@ -29,7 +29,7 @@ router = APIRouter(tags=["rounds"])
     openapi_extra={"security": [{}]},
 )
 async def get_round_view(
-    round_id: Annotated[int, Path(ge=1, le=MAX_INT)],
+    round_id: Annotated[int, Path(ge=1, le=MAX_ID)],
     player: OptionalPlayer,
     service: ServiceDep,
 ) -> RoundView:

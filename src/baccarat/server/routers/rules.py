@@ -16,6 +16,7 @@ from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset
 from baccarat.rulespage import rules_page
 from baccarat.server.deps import ServiceDep
 from baccarat.server.errors import ApiError
+from baccarat.server.models import PRINTABLE
 from baccarat.server.routers.accounts import documented
 
 __all__ = ["router"]
@@ -24,7 +25,7 @@ router = APIRouter(tags=["rules"])
 
 _PAGES: dict[tuple[int, str], dict[str, Any]] = {}
 
-RuleSetName = Annotated[str, Path(min_length=1, max_length=64)]
+RuleSetName = Annotated[str, Path(min_length=1, max_length=64, pattern=PRINTABLE)]
 
 
 def _find(name: str, tables: dict[str, RuleSet]) -> RuleSet | None:

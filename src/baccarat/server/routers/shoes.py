@@ -11,7 +11,7 @@ from sqlalchemy import Connection
 
 from baccarat.server.deps import CurrentPlayer, ServiceDep
 from baccarat.server.errors import ApiError
-from baccarat.server.models import SeedRequest, SeedResponse, ShoeView
+from baccarat.server.models import PRINTABLE, SeedRequest, SeedResponse, ShoeView
 from baccarat.server.routers.responses import errors
 from baccarat.store.clock import db_now
 from baccarat.store.records import shoe_record
@@ -19,7 +19,7 @@ from baccarat.store.shoes import ShoeRow, add_player_seed, get_shoe
 
 router = APIRouter(tags=["shoes"])
 
-ShoeId = Annotated[str, Path(max_length=64)]
+ShoeId = Annotated[str, Path(max_length=64, pattern=PRINTABLE)]
 
 
 @router.get("/api/shoes/{shoe_id}", responses=errors(404, 422))

@@ -7,12 +7,14 @@ from typing import Annotated
 from fastapi import APIRouter, Path
 
 from baccarat.server.deps import ServiceDep
-from baccarat.server.models import TableView
+from baccarat.server.models import PRINTABLE, TableView
 from baccarat.server.routers.responses import errors
 
 router = APIRouter(tags=["tables"])
 
-TableId = Annotated[str, Path(max_length=64, description="A table id, e.g. 'standard'.")]
+TableId = Annotated[
+    str, Path(max_length=64, pattern=PRINTABLE, description="A table id, e.g. 'standard'.")
+]
 
 
 @router.get("/api/tables")

@@ -1,6 +1,7 @@
 // The public HTTP API, and nothing else. Every error becomes an ApiError with the server's
 // code and message ({"error": {"code", "message"}}), or "network" when there is no answer.
 
+import { breakEndOf, breakMemo } from "./breakmemo.js";
 import { session } from "./session.js";
 
 export class ApiError extends Error {
@@ -42,7 +43,11 @@ async function request(method, path, { body, headers = {}, auth = true } = {}) {
   if (!response.ok) {
     const error = data?.error ?? {};
     const detail = typeof data?.detail === "string" ? data.detail : response.statusText;
-    throw new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? detail);
+    const refused = new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? detail);
+    // A break met here (a login, a bet, a deposit refused for it): no demo play until it ends.
+    const end = breakEndOf({ ...error, code: refused.code, message: refused.message });
+    if (end !== null) breakMemo.remember(end);
+    throw refused;
   }
   return data;
 }
@@ -56,15 +61,22 @@ function betting(tableId, suffix, method, body) {
 
 export const api = {
   createGuest: () => request("POST", "/api/players", { body: {}, auth: false }),
+  config: () => request("GET", "/api/config", { auth: false }),
   me: () => request("GET", "/api/me"),
   tables: () => request("GET", "/api/tables"),
   table: (tableId) => request("GET", `/api/tables/${enc(tableId)}`),
   placeBets: (tableId, roundId, bets) => betting(tableId, "", "POST", { round_id: roundId, bets }),
   // Every bet of the caller on the round, or (undoLast) only the last accepted request.
-  undo: (tableId, roundId) =>
-    request("DELETE", `/api/tables/${enc(tableId)}/bets?round_id=${enc(roundId)}`),
-  undoLast: (tableId, roundId) =>
-    request("DELETE", `/api/tables/${enc(tableId)}/bets?round_id=${enc(roundId)}&last=true`),
+  // Like bets and the cashier, each carries an Idempotency-Key: a resent request (the same
+  // key) gets the first answer and never takes back a second chip.
+  undo: (tableId, roundId, key = newKey()) =>
+    request("DELETE", `/api/tables/${enc(tableId)}/bets?round_id=${enc(roundId)}`, {
+      headers: { "Idempotency-Key": key },
+    }),
+  undoLast: (tableId, roundId, key = newKey()) =>
+    request("DELETE", `/api/tables/${enc(tableId)}/bets?round_id=${enc(roundId)}&last=true`, {
+      headers: { "Idempotency-Key": key },
+    }),
   rebet: (tableId, roundId) => betting(tableId, "/rebet", "POST", { round_id: roundId }),
   double: (tableId, roundId) => betting(tableId, "/double", "POST", { round_id: roundId }),
   round: (roundId) => request("GET", `/api/rounds/${enc(roundId)}`),
@@ -77,7 +89,12 @@ export const api = {
   login: (username, password) =>
     request("POST", "/api/sessions", { body: { username, password }, auth: false }),
   logout: () => request("DELETE", "/api/sessions/current"),
-  deposit: (amount) => request("POST", "/api/me/deposits", { body: { amount } }),
+  // A single-use ticket for the table feed: the token itself never goes in a URL.
+  wsTicket: () => request("POST", "/api/ws-tickets"),
+  deposit: (amount, key = newKey()) =>
+    request("POST", "/api/me/deposits", { body: { amount }, headers: { "Idempotency-Key": key } }),
+  withdraw: (amount, key = newKey()) =>
+    request("POST", "/api/me/withdrawals", { body: { amount }, headers: { "Idempotency-Key": key } }),
   // Responsible gaming: limits, breaks, the session clock and the reality check.
   limits: () => request("GET", "/api/me/limits"),
   setLimit: (kind, period, amount) => request("PUT", "/api/me/limits", { body: { kind, period, amount } }),
