@@ -21,7 +21,7 @@ from starlette.websockets import WebSocketDisconnect
 from baccarat.server import ServerConfig, create_app, tables_from
 from baccarat.store import Database
 from baccarat.store.players import token_hash
-from baccarat.store.schema import auth_sessions, ws_tickets
+from baccarat.store.schema import auth_sessions, bets, ws_tickets
 
 MINUTE = 60.0
 IDLE_S = 10 * MINUTE
@@ -137,6 +137,38 @@ def test_a_session_ended_in_the_database_is_refused_at_once(service: Service, ki
     end_in_database(service.db_url, token)
     assert me(service, token) == 401
     assert service.call("POST", "/api/ws-tickets", token).status_code == 401
+
+
+def test_a_bet_on_a_session_ended_in_the_database_places_nothing(service: Service) -> None:
+    """The bet path remembers who holds a token; the desk checks the session in the bet's
+    own transaction, so a session ended elsewhere places nothing, even once known."""
+    token = service.guest()
+    round_id = service.open_round(min_left_ms=300)
+    first = service.bet(token, round_id, {"player": 100})
+    assert first.status_code == 200, first.text
+    balance = first.json()["balance"]
+    end_in_database(service.db_url, token)
+    refused = service.bet(token, round_id, {"banker": 100})
+    assert refused.status_code == 401, refused.text
+    assert refused.json()["error"]["code"] == "unauthorized"
+    database = Database(service.db_url)
+    try:
+        with database.read() as c:
+            stakes = sorted(c.execute(select(bets.c.spot, bets.c.stake)).all())
+    finally:
+        database.dispose()
+    assert stakes == [("player", 100)]
+    assert balance == 1_000_000 - 100
+
+
+def test_betting_keeps_a_session_from_idling_out(service: Service) -> None:
+    token = service.guest()
+    for _ in range(3):
+        round_id = service.open_round(min_left_ms=300)
+        service.clock.advance(seconds=IDLE_S * 0.6)
+        placed = service.bet(token, round_id, {"player": 100})
+        assert placed.status_code == 200, placed.text
+    assert me(service, token) == 200  # 1.8 idle timeouts since it began, never idle
 
 
 def test_only_hashes_of_tokens_and_tickets_are_stored(service: Service) -> None:

@@ -45,7 +45,8 @@ def test_the_notice_follows_snapshots_events_results_and_dismissal(page: Page) -
              document.body.append(notice.el);
              const look = () => ({
                visible: notice.el.checkVisibility(),
-               text: notice.el.innerText.replace(/\\s+/g, " ").trim(),
+               // A hidden element's innerText is its raw text (the dismiss button's ✕).
+               text: notice.el.hidden ? "" : notice.el.innerText.replace(/\\s+/g, " ").trim(),
              });
              const steps = {};
              steps.fresh = look();

@@ -229,6 +229,9 @@ def open_page(browser: Browser) -> Iterator[Opener]:
     def opener(
         url: str, viewport: ViewportSize | None = None, **options: Any
     ) -> tuple[Page, Console]:
+        # Playwright's wait_for_function evaluates its predicate as a string, which the page's
+        # Content Security Policy (no 'unsafe-eval') forbids; test_web_csp plays under it.
+        options.setdefault("bypass_csp", True)
         context = browser.new_context(viewport=viewport or DESKTOP, **options)
         context.set_default_timeout(WAIT_MS)
         contexts.append(context)

@@ -6,6 +6,12 @@ sessions``), and every use reads it there: one primary-key read, no cache. So a 
 ended anywhere (a logout or a break on another server, an operator) is refused at once,
 by every server. A use records itself (``last_seen_at``) at most every ``touch_ms``: the
 idle timeout is then exact to within that, at one write per session per ``touch_ms``.
+
+The bet path is the one exception to the read per use, because it is the hot path: a
+token's owner never changes, so ``bettor`` remembers it after the first look-up, and the
+bet desk checks that the session is still live in the very transaction that takes the
+stakes (one query per batch, ``store.sessions.confirm_sessions``). An ended session still
+places nothing, and no bet waits for a read of its own.
 """
 
 from __future__ import annotations
@@ -14,12 +20,15 @@ import time
 from collections.abc import Callable
 
 from baccarat.server.runner import StoreRunner
+from baccarat.store.players import token_hash
 from baccarat.store.sessions import LiveSession, live_session, touch_session
 
 __all__ = ["TokenBook", "bearer_token"]
 
 #: The longest token looked up: a real one is 43 characters.
 MAX_TOKEN_CHARS = 200
+#: How many token owners the bet path remembers.
+OWNERS_KEPT = 100_000
 
 
 def bearer_token(header: str | None) -> str | None:
@@ -51,6 +60,8 @@ class TokenBook:
         self.idle_ms = idle_ms
         #: The clock sessions are judged by (the app factory installs the policy clock).
         self.now_ms: Callable[[], int] = now_ms or (lambda: time.time_ns() // 1_000_000)
+        #: Session hash -> its player: true for ever once true, so safe to keep.
+        self._owners: dict[str, str] = {}
 
     @property
     def touch_ms(self) -> int:
@@ -74,3 +85,21 @@ class TokenBook:
         """The player holding ``token``, or ``None`` (also for an ended or expired session)."""
         found = await self.session(token, touch=touch)
         return None if found is None else found.player_id
+
+    async def bettor(self, token: str) -> tuple[str, str] | None:
+        """The player and the session hash behind ``token``, for a bet: read (and checked
+        live) at the first use, then remembered; the desk checks liveness in the bet's own
+        transaction. ``None`` for a token that is not a live session at its first use."""
+        if not token or len(token) > MAX_TOKEN_CHARS:
+            return None
+        hashed = token_hash(token)
+        owner = self._owners.get(hashed)
+        if owner is not None:
+            return owner, hashed
+        found = await self.session(token)
+        if found is None:
+            return None
+        if len(self._owners) >= OWNERS_KEPT:
+            self._owners.clear()  # anything dropped is simply read again
+        self._owners[hashed] = found.player_id
+        return found.player_id, hashed

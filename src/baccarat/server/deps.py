@@ -10,7 +10,14 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from baccarat.server.errors import ApiError
 from baccarat.server.service import Service
 
-__all__ = ["CurrentPlayer", "OptionalPlayer", "PassivePlayer", "ServiceDep", "get_service"]
+__all__ = [
+    "Bettor",
+    "CurrentPlayer",
+    "OptionalPlayer",
+    "PassivePlayer",
+    "ServiceDep",
+    "get_service",
+]
 
 _bearer = HTTPBearer(auto_error=False, description="The token of POST /api/players.")
 
@@ -65,3 +72,20 @@ async def passive_player(
 
 PassivePlayer = Annotated[str, Depends(passive_player)]
 OptionalPlayer = Annotated[str | None, Depends(optional_player)]
+
+
+async def bettor(
+    service: ServiceDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> tuple[str, str]:
+    """The caller's player id and session hash, for a bet (``TokenBook.bettor``: the desk
+    checks the session live in the bet's transaction). A 401 without a live token."""
+    if credentials is None:
+        raise ApiError(401, "unauthorized", "send 'Authorization: Bearer <token>'")
+    found = await service.tokens.bettor(credentials.credentials)
+    if found is None:
+        raise ApiError(401, "unauthorized", "unknown or expired token")
+    return found
+
+
+Bettor = Annotated[tuple[str, str], Depends(bettor)]

@@ -10,6 +10,10 @@ one bad request cannot sink the others: only the request that fails alone gets t
 Requests are validated before they are queued (ids in range, printable strings) and the
 store refuses an order for a round past the id column before any query, so this is the
 second line of defence.
+
+An order that names its session (``BetOrder.session_hash``) is placed only if that session
+is live in the batch's own transaction (``store.sessions.confirm_sessions``): the HTTP layer
+remembers who holds a token, the desk makes sure the session has not ended since.
 """
 
 from __future__ import annotations
@@ -20,11 +24,18 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from sqlalchemy import Connection
+
 from baccarat.rulesets import RuleSet
+from baccarat.server.auth import TokenBook
 from baccarat.server.runner import StoreRunner
+from baccarat.store.sessions import confirm_sessions
 from baccarat.store.wagers import BetOrder, BetReceipt, BetRefusal, place_batch
 
-__all__ = ["BetDesk"]
+__all__ = ["SESSION_ENDED", "BetDesk"]
+
+#: The refusal of an order whose session ended before its batch was committed.
+SESSION_ENDED = BetRefusal("unauthorized", "unknown or expired token")
 
 log = logging.getLogger("baccarat.server")
 
@@ -43,11 +54,13 @@ class BetDesk:
         runner: StoreRunner,
         rulesets: Callable[[], Mapping[str, RuleSet]],
         *,
+        sessions: TokenBook | None = None,
         max_batch: int = 512,
         on_batch: Callable[[int], None] | None = None,
     ) -> None:
         self.runner = runner
         self.rulesets = rulesets
+        self.sessions = sessions
         self.max_batch = max_batch
         self.on_batch = on_batch
         self._queue: list[_Pending] = []
@@ -89,6 +102,7 @@ class BetDesk:
 
     async def _commit(self, batch: list[_Pending]) -> None:
         rulesets = dict(self.rulesets())
+        now = self._now()
         orders = [item.order for item in batch]
         known = {
             key: self._placed[key]
@@ -96,7 +110,9 @@ class BetDesk:
             if key in self._placed
         }
         try:
-            results = await self.runner.write(lambda c: place_batch(c, orders, rulesets, known))
+            results = await self.runner.write(
+                lambda c: self._place(c, orders, rulesets, known, now)
+            )
         except Exception as error:
             log.warning(
                 "a bet batch of %d failed (%s); retrying its requests one by one",
@@ -105,7 +121,7 @@ class BetDesk:
             )
             self._placed.clear()
             for item in batch:
-                await self._commit_one(item, rulesets)
+                await self._commit_one(item, rulesets, now)
             return
         if self.on_batch is not None:
             self.on_batch(len(batch))
@@ -114,6 +130,30 @@ class BetDesk:
             if not item.future.done():
                 item.future.set_result(result)
 
+    def _now(self) -> int:
+        return self.sessions.now_ms() if self.sessions is not None else 0
+
+    def _place(
+        self,
+        connection: Connection,
+        orders: list[BetOrder],
+        rulesets: Mapping[str, RuleSet],
+        known: Mapping[tuple[int, str], Mapping[str, int]] | None,
+        now: int,
+    ) -> list[BetReceipt | BetRefusal]:
+        """``place_batch`` for the orders whose session is live now; the others refused."""
+        hashes = {o.session_hash for o in orders if o.session_hash is not None}
+        live: set[str] = set()
+        if hashes and self.sessions is not None:
+            book = self.sessions
+            live = confirm_sessions(connection, hashes, now, book.idle_ms, book.touch_ms)
+        admitted = [o for o in orders if o.session_hash is None or o.session_hash in live]
+        placed = iter(place_batch(connection, admitted, rulesets, known))
+        return [
+            next(placed) if o.session_hash is None or o.session_hash in live else SESSION_ENDED
+            for o in orders
+        ]
+
     def _remember(self, orders: list[BetOrder], results: list[BetReceipt | BetRefusal]) -> None:
         if len(self._placed) > 100_000:
             self._placed.clear()  # old rounds' entries; anything missing is read again
@@ -121,9 +161,11 @@ class BetDesk:
             if isinstance(result, BetReceipt) and not result.replayed:
                 self._placed[(order.round_id, order.player_id)] = dict(result.bets)
 
-    async def _commit_one(self, item: _Pending, rulesets: Mapping[str, RuleSet]) -> None:
+    async def _commit_one(self, item: _Pending, rulesets: Mapping[str, RuleSet], now: int) -> None:
         try:
-            [result] = await self.runner.write(lambda c: place_batch(c, [item.order], rulesets))
+            [result] = await self.runner.write(
+                lambda c: self._place(c, [item.order], rulesets, None, now)
+            )
         except Exception as error:
             log.warning("a bet request failed alone: %s", _first_line(error))
             if not item.future.done():

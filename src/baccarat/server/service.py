@@ -93,6 +93,7 @@ class Service:
         self._desk = BetDesk(
             self._runner,
             self.rulesets,
+            sessions=self._tokens,
             max_batch=self.config.max_batch,
             on_batch=self.metrics.batch_size.observe,
         )

@@ -23,6 +23,7 @@ from baccarat.store.schema import auth_sessions, ws_tickets
 
 __all__ = [
     "LiveSession",
+    "confirm_sessions",
     "end_sessions",
     "issue_ticket",
     "live_session",
@@ -95,6 +96,25 @@ def live_sessions(connection: Connection, hashes: set[str], now: int, idle_ms: i
         auth_sessions.c.token_hash.in_(sorted(hashes)), *_live(now, idle_ms)
     )
     return set(connection.scalars(query))
+
+
+def confirm_sessions(
+    connection: Connection, hashes: set[str], now: int, idle_ms: int, touch_ms: int
+) -> set[str]:
+    """Which of the session ``hashes`` are live, each recorded as used at ``now`` when its
+    last recorded use is ``touch_ms`` old: the bet path's check, made in the transaction
+    that takes the stakes, so a session ended anywhere places nothing."""
+    live = live_sessions(connection, hashes, now, idle_ms)
+    if live:
+        connection.execute(
+            update(auth_sessions)
+            .where(
+                auth_sessions.c.token_hash.in_(sorted(live)),
+                auth_sessions.c.last_seen_at <= now - touch_ms,
+            )
+            .values(last_seen_at=now)
+        )
+    return live
 
 
 def touch_session(connection: Connection, hashed: str, at: int) -> None:

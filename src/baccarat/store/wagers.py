@@ -66,6 +66,8 @@ class BetOrder:
     #: The Idempotency-Key and a hash of the request it came with.
     key: str | None = None
     request_hash: str = ""
+    #: The hash of the bearer token's session, checked live in the batch's transaction.
+    session_hash: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

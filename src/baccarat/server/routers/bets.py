@@ -19,7 +19,8 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse
 from sqlalchemy import Connection
 
-from baccarat.server.deps import CurrentPlayer, ServiceDep
+from baccarat.server.deps import Bettor, CurrentPlayer, ServiceDep
+from baccarat.server.desk import SESSION_ENDED
 from baccarat.server.errors import ApiError
 from baccarat.server.models import KEY_PATTERN, MAX_ID, BetRequest, BetResponse, RepeatRequest
 from baccarat.server.routers.cashier import OptionalKey
@@ -45,7 +46,7 @@ IdempotencyKey = Annotated[
     ),
 ]
 
-_STATUS = {CLOSED: 409, KEY_REUSED: 422}
+_STATUS = {CLOSED: 409, KEY_REUSED: 422, SESSION_ENDED.code: 401}
 
 
 def request_hash(action: str, table_id: str, round_id: int, bets: Mapping[str, int]) -> str:
@@ -69,6 +70,7 @@ async def _submit(
     bets: Mapping[str, int] | None = None,
     key: str | None = None,
     fingerprint: str | None = None,
+    session_hash: str | None = None,
 ) -> JSONResponse:
     started = time.perf_counter()
     service.table(table_id)
@@ -81,6 +83,7 @@ async def _submit(
         wanted,
         key,
         fingerprint or request_hash(action, table_id, round_id, wanted),
+        session_hash,
     )
     result = await service.desk.submit(order)
     service.metrics.ack_seconds.observe(time.perf_counter() - started)
@@ -128,7 +131,7 @@ async def place_bets(
     table_id: TableId,
     body: BetRequest,
     key: IdempotencyKey,
-    player: CurrentPlayer,
+    bettor: Bettor,
     service: ServiceDep,
 ) -> JSONResponse:
     """Place bets on the open round: all spots or none.
@@ -139,7 +142,8 @@ async def place_bets(
     """
     return await _submit(
         service,
-        player=player,
+        player=bettor[0],
+        session_hash=bettor[1],
         table_id=table_id,
         round_id=body.round_id,
         action="place",
@@ -205,12 +209,18 @@ async def rebet(
     table_id: TableId,
     body: RepeatRequest,
     key: IdempotencyKey,
-    player: CurrentPlayer,
+    bettor: Bettor,
     service: ServiceDep,
 ) -> JSONResponse:
     """Place again the bets of your previous round at this table."""
     return await _submit(
-        service, player=player, table_id=table_id, round_id=body.round_id, action="rebet", key=key
+        service,
+        player=bettor[0],
+        session_hash=bettor[1],
+        table_id=table_id,
+        round_id=body.round_id,
+        action="rebet",
+        key=key,
     )
 
 
@@ -223,13 +233,14 @@ async def double(
     table_id: TableId,
     body: RepeatRequest,
     key: IdempotencyKey,
-    player: CurrentPlayer,
+    bettor: Bettor,
     service: ServiceDep,
 ) -> JSONResponse:
     """Place the bets of your previous round at this table, each stake doubled."""
     return await _submit(
         service,
-        player=player,
+        player=bettor[0],
+        session_hash=bettor[1],
         table_id=table_id,
         round_id=body.round_id,
         action="double",

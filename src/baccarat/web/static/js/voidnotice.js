@@ -3,7 +3,7 @@
 // so a page that reconnects learns of it only from its snapshot. It stays until the table's
 // next result, or until the player dismisses it (that round's notice is then not shown again).
 
-import { h } from "./dom.js";
+import { announce, h } from "./dom.js";
 
 /** The notice for the table's last finished round, or null when it was not voided. */
 export function voidText(lastRound) {
@@ -26,7 +26,8 @@ export function voidNotice() {
       hide();
     },
   }, "✕");
-  const el = h("div", { class: "void-notice", role: "status", hidden: true }, text, reason, close);
+  // Spoken through the page's one live region (the announcer), like every other result.
+  const el = h("div", { class: "void-notice", hidden: true }, text, reason, close);
 
   function show(round) {
     const line = voidText(round);
@@ -38,6 +39,7 @@ export function voidNotice() {
     text.textContent = line;
     reason.textContent = round.void_reason ?? "";
     el.dataset.round = String(round.id);
+    if (el.hidden) announce(`${line}. ${reason.textContent}`.trim());
     el.hidden = false;
   }
 
