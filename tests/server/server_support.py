@@ -238,6 +238,20 @@ def ledger_check(db_url: str) -> dict[str, Any]:
     return data
 
 
+def ledger_check_failing(db_url: str) -> str:
+    """``baccarat ledger check`` in a subprocess; asserts exit 1 with no traceback and returns
+    its output, white space folded (the console may wrap a line)."""
+    result = subprocess.run(
+        [str(BIN / "baccarat"), "ledger", "check", "--db", db_url],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    return " ".join(result.stdout.split())
+
+
 def ledger_report(db_url: str) -> Any:
     """``check_ledger`` in this process (the CLI's own test runs the command)."""
     from baccarat.store import Database, check_ledger

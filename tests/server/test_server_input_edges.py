@@ -15,6 +15,7 @@ from store_support import migrated, new_round, players, setup_table
 from baccarat.rulesets import load_ruleset
 from baccarat.server.desk import BetDesk
 from baccarat.server.runner import StoreRunner
+from baccarat.store import Database
 from baccarat.store.players import player_balance
 from baccarat.store.wagers import BetOrder, BetReceipt, BetRefusal
 
@@ -93,30 +94,35 @@ def test_an_idempotency_key_with_odd_characters_is_refused(app: App) -> None:
 # -- the desk: one bad order in a batch ----------------------------------------------------
 
 
+async def through_the_desk(
+    database: Database, orders: list[BetOrder]
+) -> list[BetReceipt | BetRefusal | BaseException]:
+    """Submit every order at once to a desk (so they share a batch) that knows only the
+    standard table's rules; each order's result or exception."""
+    runner = StoreRunner(database)
+    desk = BetDesk(runner, lambda: {"standard": STANDARD})
+    desk.start()
+    try:
+        return await asyncio.gather(*(desk.submit(o) for o in orders), return_exceptions=True)
+    finally:
+        await desk.stop()
+        runner.close()
+
+
 def test_a_bad_order_never_fails_the_other_bets_of_its_batch(db_url: str) -> None:
     database = migrated(db_url)
     shoe = setup_table(database, STANDARD)
     bettors = players(database, 6, 100_000)
     r = new_round(database, shoe, 1)
 
-    async def run() -> list[BetReceipt | BetRefusal | BaseException]:
-        runner = StoreRunner(database)
-        desk = BetDesk(runner, lambda: {"standard": STANDARD})
-        desk.start()
-        try:
-            orders = [
-                BetOrder(p, "standard", r.id, "place", {"player": 1000}, f"k{i}", f"h{i}")
-                for i, p in enumerate(bettors)
-            ]
-            # Past the 32-bit id column: a database error if it ever reached a query.
-            orders.insert(3, BetOrder(bettors[0], "standard", 2**31, "place", {"tie": 100}))
-            orders.insert(5, BetOrder(bettors[1], "standard", 2**63, "undo"))
-            return await asyncio.gather(*(desk.submit(o) for o in orders), return_exceptions=True)
-        finally:
-            await desk.stop()
-            runner.close()
-
-    results = asyncio.run(run())
+    orders = [
+        BetOrder(p, "standard", r.id, "place", {"player": 1000}, f"k{i}", f"h{i}")
+        for i, p in enumerate(bettors)
+    ]
+    # Past the 32-bit id column: a database error if it ever reached a query.
+    orders.insert(3, BetOrder(bettors[0], "standard", 2**31, "place", {"tie": 100}))
+    orders.insert(5, BetOrder(bettors[1], "standard", 2**63, "undo"))
+    results = asyncio.run(through_the_desk(database, orders))
     bad = [results[3], results[5]]
     good = [res for i, res in enumerate(results) if i not in (3, 5)]
     assert all(isinstance(res, BetRefusal) for res in bad), bad
@@ -136,22 +142,12 @@ def test_the_desk_isolates_a_request_that_fails_in_the_batch(db_url: str) -> Non
     bettors = players(database, 4, 100_000)
     r = new_round(database, shoe, 1)
 
-    async def run() -> list[BetReceipt | BetRefusal | BaseException]:
-        runner = StoreRunner(database)
-        desk = BetDesk(runner, lambda: {"standard": STANDARD})
-        desk.start()
-        try:
-            orders = [
-                BetOrder(p, "standard", r.id, "place", {"banker": 500}, f"k{i}", f"h{i}")
-                for i, p in enumerate(bettors)
-            ]
-            orders[2] = BetOrder(bettors[2], "ez", other.id, "place", {"banker": 500}, "k", "h")
-            return await asyncio.gather(*(desk.submit(o) for o in orders), return_exceptions=True)
-        finally:
-            await desk.stop()
-            runner.close()
-
-    results = asyncio.run(run())
+    orders = [
+        BetOrder(p, "standard", r.id, "place", {"banker": 500}, f"k{i}", f"h{i}")
+        for i, p in enumerate(bettors)
+    ]
+    orders[2] = BetOrder(bettors[2], "ez", other.id, "place", {"banker": 500}, "k", "h")
+    results = asyncio.run(through_the_desk(database, orders))
     assert [isinstance(res, BetReceipt) for res in results] == [True, True, False, True], results
     database = migrated(db_url)
     with database.read() as c:
