@@ -26,7 +26,8 @@ STANDARD = load_ruleset("standard")
 @pytest.fixture(scope="module")
 def seated(browser: Browser, table_server: Served) -> Iterator[tuple[TablePage, Console]]:
     """A guest who joined from the lobby and sits at the standard table."""
-    context = browser.new_context(viewport=DESKTOP)
+    # Playwright's wait_for_function needs eval, which the page's CSP forbids (see open_page).
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     context.set_default_timeout(WAIT_MS)
     page = context.new_page()
     console = Console()
