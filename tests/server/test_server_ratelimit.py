@@ -51,6 +51,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         "accounts_per_address=4/minute",
         "--rate-limit",
         "failed_login_audit=100/minute",
+        "--rate-limit",
+        "tickets_per_session=3/minute",
         "--rate-limit-delay",
         "0.3",
     ]
@@ -144,6 +146,20 @@ def test_guest_and_account_creation_are_limited_per_address(server: ServerProces
     with client_from(server, "127.0.0.7") as client:
         metrics = client.get("/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
     assert 'baccarat_rate_limited_total{limit="guests_per_address"}' in metrics.text
+
+
+def test_websocket_tickets_are_limited_per_session(server: ServerProcess) -> None:
+    with client_from(server, "127.0.0.8") as client:
+        first, second = (client.post("/api/players").json()["token"] for _ in range(2))
+        asked = [
+            client.post("/api/ws-tickets", headers={"Authorization": f"Bearer {first}"})
+            for _ in range(4)
+        ]
+        assert [a.status_code for a in asked] == [201, 201, 201, 429]
+        assert_limited(asked[-1], 60)
+        # Another session has its own budget.
+        other = client.post("/api/ws-tickets", headers={"Authorization": f"Bearer {second}"})
+        assert other.status_code == 201
 
 
 def test_forwarded_for_is_the_address_only_behind_a_named_proxy(

@@ -37,6 +37,7 @@ _WHAT = {
     "login_per_username": "failed logins for this username",
     "accounts_per_address": "new accounts from this address",
     "guests_per_address": "new guest players from this address",
+    "tickets_per_session": "WebSocket tickets for this session",
 }
 
 

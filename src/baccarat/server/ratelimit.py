@@ -16,6 +16,7 @@ login attempts             username                      ``10/minute;100/hour`` 
 account registrations      client address                ``10/minute;50/hour``
 guest players              client address                ``60/minute;600/hour``
 failed-login audit rows    the whole server              ``2/second;60/minute``
+WebSocket tickets          the session                   ``30/minute;300/hour``
 =========================  ============================  ==================================
 
 A refused request is answered ``429`` with ``Retry-After`` (whole seconds) and the error
@@ -74,6 +75,7 @@ RATES = (
     "accounts_per_address",
     "guests_per_address",
     "failed_login_audit",
+    "tickets_per_session",
 )
 
 
@@ -93,6 +95,8 @@ class RateLimitSettings:
     accounts_per_address: str = "10/minute;50/hour"
     guests_per_address: str = "60/minute;600/hour"
     failed_login_audit: str = "2/second;60/minute"
+    #: Each ticket is a durable write on the writer thread the bets use.
+    tickets_per_session: str = "30/minute;300/hour"
     #: ``memory://`` (this process), or a ``limits`` storage URI such as ``redis://host:6379``.
     storage: str = "memory://"
     #: Prefix of the storage's keys (several services can share one Redis).

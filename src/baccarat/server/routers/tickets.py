@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from baccarat.server.clock import iso_utc
 from baccarat.server.deps import ServiceDep
 from baccarat.server.errors import ApiError
+from baccarat.server.guard import RATE_LIMITED, GuardDep
 from baccarat.server.routers.responses import errors
 from baccarat.store.sessions import issue_ticket
 
@@ -35,9 +36,10 @@ class Ticket(BaseModel):
     expires_at: str = Field(description="UTC; the ticket is refused from then on.")
 
 
-@router.post("/api/ws-tickets", status_code=201, responses=errors(401))
+@router.post("/api/ws-tickets", status_code=201, responses={**errors(401), **RATE_LIMITED})
 async def new_ticket(
     service: ServiceDep,
+    guard: GuardDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> Ticket:
     """A ticket for the caller's WebSocket feed. Asking for one is not activity: a page
@@ -49,5 +51,6 @@ async def new_ticket(
         raise ApiError(401, "unauthorized", "unknown or expired token")
     now = service.tokens.now_ms()
     hashed = session.token_hash
+    await guard.limit("tickets_per_session", hashed)  # each ticket is a durable write
     ticket = await service.runner.write(lambda c: issue_ticket(c, hashed, now, TICKET_TTL_MS))
     return Ticket(ticket=ticket, expires_at=iso_utc(now + TICKET_TTL_MS))
