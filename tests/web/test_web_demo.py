@@ -138,6 +138,9 @@ def test_a_guest_balance_says_demo(open_page: Opener, table_server: Served) -> N
     page.wait_for_selector("#account-balance")
     assert " ".join(page.inner_text("#account-balance").split()) == "Demo balance $1,500.00"
     assert page.query_selector("#deposit-amount") is None  # no cashier for demo money
+    page.click("#history-open")
+    page.wait_for_selector("#history-dialog[open] th:has-text('Demo balance before')")
+    page.click("#history-dialog .btn--gold")
     # A registered player's balance is real money: no "Demo" anywhere it is shown.
     register(page)
     page.wait_for_selector("#balance-demo", state="hidden")
@@ -145,6 +148,12 @@ def test_a_guest_balance_says_demo(open_page: Opener, table_server: Served) -> N
     page.goto(f"{table_server.url}/#/account")
     page.wait_for_selector("#deposit-amount")
     assert page.inner_text("#account-balance") == "Balance $0.00"
+    page.click("#history-open")
+    page.wait_for_selector("#history-dialog[open]")
+    page.wait_for_function(
+        "!document.querySelector('#history-dialog thead').innerText.includes('Demo')"
+    )
+    assert "Balance before" in page.inner_text("#history-dialog thead")
     assert console.unexpected() == []
 
 

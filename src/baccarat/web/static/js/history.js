@@ -62,7 +62,7 @@ export function historyDialog() {
     h("caption", { class: "visually-hidden" }, "Your last ten rounds, newest first"),
     h("thead", {}, h("tr", {},
       ["Round", "Time (UTC)", "Bets", "Cards", "Result", "Returns", "Balance before", "Balance after"]
-        .map((label) => h("th", { scope: "col" }, label)))),
+        .map((label) => h("th", { scope: "col", dataset: label.startsWith("Balance") ? { balance: label } : {} }, label)))),
     body);
   const dialog = h("dialog", { class: "dialog dialog--wide", id: "history-dialog", "aria-labelledby": "history-title" },
     h("div", { class: "dialog__form" },
@@ -76,7 +76,11 @@ export function historyDialog() {
   async function load() {
     status.textContent = "Loading…";
     try {
-      const page = await api.history(1, 10);
+      const [page, me] = await Promise.all([api.history(1, 10), api.me()]);
+      // A guest's balances are demo money, and say so like every balance the page shows.
+      for (const th of table.querySelectorAll("th[data-balance]")) {
+        th.textContent = me.demo ? `Demo ${th.dataset.balance.toLowerCase()}` : th.dataset.balance;
+      }
       fill(body, page.rounds.map(row));
       status.textContent = page.total
         ? `${Math.min(page.total, 10)} of ${page.total} rounds shown, newest first.`
