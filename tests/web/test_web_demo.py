@@ -157,6 +157,26 @@ def test_a_guest_balance_says_demo(open_page: Opener, table_server: Served) -> N
     assert console.unexpected() == []
 
 
+def test_a_guest_ends_its_demo_session_and_its_token_is_refused(
+    open_page: Opener, table_server: Served
+) -> None:
+    page, console = open_page(f"{table_server.url}/")
+    page.click("#join")
+    page.wait_for_selector("#balance-amount:has-text('$')")
+    token = page.evaluate("JSON.parse(localStorage.getItem('baccarat.session')).token")
+    assert httpx.get(f"{table_server.url}/api/me", headers=bearer(token)).status_code == 200
+    assert page.inner_text("#logout") == "End demo"
+    page.click("#logout")
+    page.wait_for_selector("#join:has-text('Play as guest')")
+    assert page.evaluate("localStorage.getItem('baccarat.session')") is None
+    assert httpx.get(f"{table_server.url}/api/me", headers=bearer(token)).status_code == 401
+    assert console.unexpected() == []
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
 @pytest.fixture(scope="module")
 def no_guests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     served = Served(

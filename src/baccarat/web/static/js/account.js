@@ -47,7 +47,10 @@ function render() {
   $("user").hidden = !(playing && name);
   $("user").textContent = name ?? "";
   $("login").hidden = Boolean(name);
-  $("logout").hidden = !name;
+  // A guest can end its demo session too (the server forgets its token at once).
+  const guest = !name && Boolean(session.savedToken) && demo;
+  $("logout").hidden = !(name || guest);
+  $("logout").textContent = name ? "Log out" : "End demo";
   $("history-open").hidden = !playing;
 }
 
@@ -126,7 +129,7 @@ export const account = {
     demo = false;
     changed();
   },
-  /** Log out (a registered player's session ends on the server) and become a visitor. */
+  /** Log out (the session, a login's or a guest's, ends on the server) and become a visitor. */
   async signOut() {
     await logout();
     balance = null;
