@@ -190,17 +190,25 @@ def test_failed_login_audit_rows_are_limited_and_the_next_row_counts_the_rest(
     tmp_path: Path,
 ) -> None:
     url = f"sqlite:///{tmp_path / 'audit.db'}"
+    # A window far longer than six unpaced failures take, even on a loaded machine.
+    window_s = 5.0
     limits = RateLimitSettings().with_rates(
-        failed_login_audit="2/second", login_per_address="100/minute"
+        failed_login_audit="2/5 seconds", login_per_address="100/minute"
     )
-    config = ServerConfig(url, tables_from(["standard"]), rate_limits=limits)
+    config = ServerConfig(
+        url, tables_from(["standard"]), rate_limits=limits, password_cpu_share=1.0
+    )
     with TestClient(create_app(config)) as client:
+        started = time.monotonic()
         for number in range(6):
             response = client.post(
                 "/api/sessions", json={"username": f"ghost{number}", "password": "Wrong-1-x"}
             )
             assert response.status_code == 401
-        time.sleep(1.1)  # the audit window moves on
+            if number == 1:
+                written = time.monotonic()  # both rows the window lets through are written
+        assert time.monotonic() - started < window_s, "too slow to test the window"
+        time.sleep(max(0.0, written + window_s + 0.3 - time.monotonic()))  # the window moves on
         client.post("/api/sessions", json={"username": "ghost9", "password": "Wrong-1-x"})
     database = Database(url)
     try:

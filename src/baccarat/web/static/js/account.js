@@ -47,10 +47,7 @@ function render() {
   $("user").hidden = !(playing && name);
   $("user").textContent = name ?? "";
   $("login").hidden = Boolean(name);
-  // A guest can end its demo session too (the server forgets its token at once).
-  const guest = !name && Boolean(session.savedToken) && demo;
-  $("logout").hidden = !(name || guest);
-  $("logout").textContent = name ? "Log out" : "End demo";
+  $("logout").hidden = !name;
   $("history-open").hidden = !playing;
 }
 

@@ -70,7 +70,10 @@ function demoPanel() {
   return h("section", { class: "panel rg-panel", id: "cashier-panel", "aria-labelledby": "cashier-title" },
     h("h2", { class: "panel-title", id: "cashier-title" }, "Demo money"),
     balanceLine(),
-    h("p", { class: "rg-note" }, "You play as a guest with demo money: it can be neither deposited to nor withdrawn. Register to play with money of your own."));
+    h("p", { class: "rg-note" }, "You play as a guest with demo money: it can be neither deposited to nor withdrawn. Register to play with money of your own."),
+    // Ends the guest's session on the server: its token is refused from then on.
+    h("button", { type: "button", class: "btn", id: "end-demo", onclick: () => account.signOut().then(() => { window.location.hash = "#/"; }) },
+      "End demo play on this device"));
 }
 
 function cashierPanel() {
