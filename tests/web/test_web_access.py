@@ -109,7 +109,7 @@ def test_reduced_motion_is_honoured(open_page: Opener, table_server: Served) -> 
         page.wait_for_selector(".hand .card--revealed")
         page.click(".ask--banker")
     assert calm.eval_on_selector_all(".card--flipping, .card--dealt", "els => els.length") == 0
-    assert lively.eval_on_selector_all(".card--flipping", "els => els.length") > 0
+    lively.wait_for_selector(".card--flipping")  # a flip, at this round's reveal or the next
     blink = "el => getComputedStyle(el).animationName"
     assert calm.eval_on_selector(".road__ask", blink) == "none"
     assert lively.eval_on_selector(".road__ask", blink) == "ask-blink"
@@ -141,7 +141,7 @@ def test_a_lost_connection_is_shown_and_recovered(open_page: Opener, table_serve
 
     state["down"] = False
     page.wait_for_selector("#connection-banner", state="hidden", timeout=20_000)
-    assert page.get_attribute("#connection", "data-status") == "live"
+    page.wait_for_selector('#connection[data-status="live"]')
     # Caught up from the new snapshot: the round shown is the table's round.
     page.wait_for_function(
         "id => document.querySelector('.stage__round').dataset.round === String(id)",

@@ -67,15 +67,19 @@ def test_guest_plays_a_round(seated: tuple[TablePage, Console], table_server: Se
     assert page.inner_text(".stage__staked") == f"Your bets {money(2000)}"
 
     coup = table.wait_result()
+    # Read the result while it is up (the table moves on after --result-ms), then the money.
+    winner = page.get_attribute(".result", "data-winner")
+    result_text = page.inner_text(".result")
+    totals = [page.inner_text(f".hand--{hand} .hand__total") for hand in ("player", "banker")]
     settlement = settle({"player": 1000, "tie": 1000}, coup, STANDARD)
+    page.wait_for_selector(".result__line[data-tone]")
+    line = page.get_attribute(".result__line", "data-tone")
     table.wait_balance(start - 2000 + settlement.returned)
     assert api_balance(table, table_server) == start + settlement.net
 
-    assert page.get_attribute(".result", "data-winner") == coup.winner.value
-    assert f"Player {coup.player_total} – Banker {coup.banker_total}" in page.inner_text(".result")
-    assert page.inner_text(".hand--player .hand__total") == str(coup.player_total)
-    assert page.inner_text(".hand--banker .hand__total") == str(coup.banker_total)
-    line = page.get_attribute(".result__line", "data-tone")
+    assert winner == coup.winner.value
+    assert f"Player {coup.player_total} – Banker {coup.banker_total}" in result_text
+    assert totals == [str(coup.player_total), str(coup.banker_total)]
     assert line == ("win" if settlement.net > 0 else "lose" if settlement.net < 0 else "push")
 
     # The roads gained exactly this round, drawn as the winner's bead.

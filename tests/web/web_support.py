@@ -137,10 +137,12 @@ def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         "standard,no-commission,ez",
         "--betting-seconds",
         "3",
+        # Long enough that a reload (a ticket, then the feed's snapshot) on a loaded machine
+        # lands in the same round's reveal or result.
         "--reveal-ms",
-        "120",
+        "250",
         "--result-ms",
-        "900",
+        "1500",
         "--demo-credit",
         "150000",
     )
@@ -372,6 +374,8 @@ class TablePage:
         """Wait for the result banner; the coup of the cards shown, in deal order."""
         self.page.wait_for_selector(".result:not([hidden])")
         hands = self.cards()
+        if len(hands["player"]) < 2 or len(hands["banker"]) < 2:
+            raise AssertionError(f"a result shown beside the cards {hands}")
         player, banker = hands["player"], hands["banker"]
         order = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
         return deal(parse_cards(" ".join(order)))

@@ -15,6 +15,7 @@ import { tableInfo } from "./info.js";
 import * as model from "./model.js";
 import { explain } from "./refusals.js";
 import { scoreboard } from "./scoreboard.js";
+import { session } from "./session.js";
 import { stage as stageView } from "./stage.js";
 import { voidNotice } from "./voidnotice.js";
 import { TableFeed } from "./ws.js";
@@ -262,8 +263,14 @@ export function mountTable(main, id) {
 
   const feed = new TableFeed(id, { onSnapshot: applySnapshot, onEvent, onStatus: showConnection });
   feed.start();
+  // The feed depends only on who is seated: a new token (a seat taken, a login, a logout,
+  // watching only) reconnects it; a balance or the demo flag only redraws.
+  let seatedAs = session.token;
   const unsubscribe = account.subscribe(() => {
-    feed.resync();
+    if (session.token !== seatedAs) {
+      seatedAs = session.token;
+      feed.resync();
+    }
     draw();
   });
 
