@@ -136,9 +136,9 @@ def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         "--tables",
         "standard,no-commission,ez",
         "--betting-seconds",
-        "3",
-        # Long enough that a reload (a ticket, then the feed's snapshot) on a loaded machine
-        # lands in the same round's reveal or result.
+        "5",
+        # Long enough that a test's clicks fit in one betting window, and a reload (a ticket,
+        # then the feed's snapshot) lands in the same round, on a loaded two-core machine.
         "--reveal-ms",
         "250",
         "--result-ms",
@@ -372,10 +372,14 @@ class TablePage:
 
     def wait_result(self) -> Coup:
         """Wait for the result banner; the coup of the cards shown, in deal order."""
-        self.page.wait_for_selector(".result:not([hidden])")
+        # One look at the page for both: a slow page may still show a result fading out
+        # while the next round has cleared the hands.
+        self.page.wait_for_function(
+            """() => document.querySelector('.result:not([hidden])') &&
+                     ['player', 'banker'].every(hand => document.querySelectorAll(
+                       `.hand[data-hand="${hand}"] .card.card--revealed`).length >= 2)"""
+        )
         hands = self.cards()
-        if len(hands["player"]) < 2 or len(hands["banker"]) < 2:
-            raise AssertionError(f"a result shown beside the cards {hands}")
         player, banker = hands["player"], hands["banker"]
         order = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
         return deal(parse_cards(" ".join(order)))
