@@ -86,6 +86,13 @@ class TokenBook:
         found = await self.session(token, touch=touch)
         return None if found is None else found.player_id
 
+    def know(self, token: str, player_id: str) -> None:
+        """Remember the owner of a token this server has just issued (its first bet then
+        needs no read; the desk still checks the session live)."""
+        if len(self._owners) >= OWNERS_KEPT:
+            self._owners.clear()
+        self._owners[token_hash(token)] = player_id
+
     async def bettor(self, token: str) -> tuple[str, str] | None:
         """The player and the session hash behind ``token``, for a bet: read (and checked
         live) at the first use, then remembered; the desk checks liveness in the bet's own

@@ -218,6 +218,7 @@ async def login(
     if isinstance(outcome, Refusal):
         raise refused(outcome)
     token, expires, session = outcome
+    service.tokens.know(token, login_row.player_id)
     balance = await service.runner.read(lambda c: player_balance(c, login_row.player_id))
     previous = login_row.last_login_at
     return LoggedIn(

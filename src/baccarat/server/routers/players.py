@@ -66,6 +66,7 @@ async def new_player(service: ServiceDep, guard: GuardDep, request: Request) -> 
         return player_id, token
 
     player_id, token = await service.runner.write(run)
+    service.tokens.know(token, player_id)
     return PlayerCreated(id=player_id, token=token, balance=credit, demo=True)
 
 
