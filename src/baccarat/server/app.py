@@ -46,7 +46,7 @@ Registered players log in at `/api/sessions` (a token that expires); limits, bre
 session time limit and reality checks are enforced on every bet and deposit.
 """
 
-#: Issue 8's routers: accounts, the cashier, limits and breaks, the session, recall, rules.
+#: The player-account routers: accounts, the cashier, limits and breaks, the session, recall, rules.
 ACCOUNT_ROUTERS = (
     accounts.router,
     cashier.router,

@@ -220,7 +220,7 @@ player_seeds = Table(
 )
 
 
-# Issue 8 (migration 0002): registered logins, expiring sessions, responsible-gaming state,
+# Migration 0002: registered logins, expiring sessions, responsible-gaming state,
 # the audit log.
 
 logins = Table(

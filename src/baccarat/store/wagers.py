@@ -181,7 +181,7 @@ class _Batch:
         self.rounds = lock_rounds(connection, [o.round_id for o in orders])
         players = sorted({o.player_id for o in orders})
         self.balance = balances(connection, [player_account(p) for p in players], lock=True)
-        # Responsible gaming (issue 8): the players' limits, breaks and session, under the lock.
+        # Responsible gaming: the players' limits, breaks and session, under the lock.
         self.gate = BetGate(connection, players)
         pairs = {(o.round_id, o.player_id) for o in orders}
         self.placed: dict[tuple[int, str], dict[str, int]] = {

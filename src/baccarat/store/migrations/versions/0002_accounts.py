@@ -1,4 +1,4 @@
-"""Issue 8: registered logins, expiring sessions, responsible-gaming controls, the audit log.
+"""Registered logins, expiring sessions, responsible-gaming controls, the audit log.
 
 Revision ID: 0002
 Revises: 0001
