@@ -89,9 +89,12 @@ class TokenBook:
     def know(self, token: str, player_id: str) -> None:
         """Remember the owner of a token this server has just issued (its first bet then
         needs no read; the desk still checks the session live)."""
+        self._remember(token_hash(token), player_id)
+
+    def _remember(self, hashed: str, player_id: str) -> None:
         if len(self._owners) >= OWNERS_KEPT:
-            self._owners.clear()
-        self._owners[token_hash(token)] = player_id
+            self._owners.clear()  # anything dropped is simply read again
+        self._owners[hashed] = player_id
 
     async def bettor(self, token: str) -> tuple[str, str] | None:
         """The player and the session hash behind ``token``, for a bet: read (and checked
@@ -106,7 +109,5 @@ class TokenBook:
         found = await self.session(token)
         if found is None:
             return None
-        if len(self._owners) >= OWNERS_KEPT:
-            self._owners.clear()  # anything dropped is simply read again
-        self._owners[hashed] = found.player_id
+        self._remember(hashed, found.player_id)
         return found.player_id, hashed
