@@ -37,7 +37,6 @@ __all__ = [
     "is_demo",
     "new_token",
     "player_balance",
-    "player_by_token",
     "token_hash",
 ]
 
@@ -81,12 +80,6 @@ def create_player(
     if credit:
         post(connection, [Transaction("deposit", [(source, -credit), (account, credit)])], at)
     return player_id
-
-
-def player_by_token(connection: Connection, token: str) -> str | None:
-    """The id of the player holding ``token``, or ``None``."""
-    query = select(players.c.id).where(players.c.token_hash == token_hash(token))
-    return connection.scalars(query).first()
 
 
 def player_balance(connection: Connection, player_id: str) -> int:
