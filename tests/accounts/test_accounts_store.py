@@ -11,13 +11,14 @@ from baccarat.rulesets import load_ruleset
 from baccarat.store import Database, upgrade
 from baccarat.store.audit_log import audit_rows, verify_audit_log
 from baccarat.store.clock import db_now
+from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal, place_batch
 from baccarat.store.players import create_player, new_token
 from baccarat.store.responsible import Controls, save_controls, use_policy_clock
 from baccarat.store.rounds import get_round, open_round
 from baccarat.store.schema import bets, ledger_entries
 from baccarat.store.seal import SeedVault
+from baccarat.store.settlement import void_round
 from baccarat.store.shoes import register_table, start_shoe
-from baccarat.store.wagers import BetOrder, BetReceipt, BetRefusal, place_batch, void_round
 
 
 def _table(database: Database) -> int:

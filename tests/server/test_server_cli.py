@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from baccarat.cli import app
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database
-from baccarat.store.wagers import BetOrder, place_batch
+from baccarat.store.placement import BetOrder, place_batch
 
 runner = CliRunner()
 

@@ -16,8 +16,8 @@ from baccarat.rulesets import load_ruleset
 from baccarat.server.desk import BetDesk
 from baccarat.server.runner import StoreRunner
 from baccarat.store import Database
+from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal
 from baccarat.store.players import player_balance
-from baccarat.store.wagers import BetOrder, BetReceipt, BetRefusal
 
 STANDARD = load_ruleset("standard")
 TOO_BIG = [2**31, 2**31 + 1, 2**53, 2**63 - 1, 2**63]

@@ -17,21 +17,14 @@ from baccarat.cards import full_deck
 from baccarat.coup import Coup, deal_from
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database, check_ledger, db_now
+from baccarat.store.bet_reads import player_round_bets
 from baccarat.store.ledger import LedgerError, Transaction, player_account
 from baccarat.store.migrate import current_revision, head_revision, upgrade
+from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal, place_batch
 from baccarat.store.players import player_balance
 from baccarat.store.rounds import store_cards
 from baccarat.store.schema import metadata
-from baccarat.store.wagers import (
-    BetOrder,
-    BetReceipt,
-    BetRefusal,
-    allocate,
-    place_batch,
-    player_round_bets,
-    settle_round,
-    void_round,
-)
+from baccarat.store.settlement import allocate, settle_round, void_round
 
 STANDARD = load_ruleset("standard")
 RULES = {"standard": STANDARD}

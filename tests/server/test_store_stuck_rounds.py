@@ -16,7 +16,7 @@ from store_support import migrated, new_round, players, setup_table
 
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database, check_ledger
-from baccarat.store.wagers import BetOrder, place_batch
+from baccarat.store.placement import BetOrder, place_batch
 
 STANDARD = load_ruleset("standard")
 STUCK = "rounds in play that no dealer will finish"

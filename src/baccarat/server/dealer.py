@@ -28,6 +28,7 @@ from baccarat.server.metrics import Metrics
 from baccarat.server.pause import PauseHook
 from baccarat.server.runner import StoreRunner
 from baccarat.shoe import Shoe
+from baccarat.store.bet_reads import round_has_bets
 from baccarat.store.clock import db_now
 from baccarat.store.ledger import new_id
 from baccarat.store.rounds import (
@@ -42,6 +43,7 @@ from baccarat.store.rounds import (
 )
 from baccarat.store.rules import ruleset_from_toml, ruleset_toml
 from baccarat.store.seal import SeedVault
+from baccarat.store.settlement import PlayerSettlement, settle_round, void_round
 from baccarat.store.shoes import (
     ShoeRow,
     end_shoe,
@@ -51,7 +53,6 @@ from baccarat.store.shoes import (
     open_shoe,
     start_shoe,
 )
-from baccarat.store.wagers import PlayerSettlement, round_has_bets, settle_round, void_round
 from baccarat.table import (
     RESTART_VOID_REASON,
     Phase,

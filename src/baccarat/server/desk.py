@@ -29,8 +29,8 @@ from sqlalchemy import Connection
 from baccarat.rulesets import RuleSet
 from baccarat.server.auth import TokenBook
 from baccarat.server.runner import StoreRunner
+from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal, place_batch
 from baccarat.store.sessions import confirm_sessions
-from baccarat.store.wagers import BetOrder, BetReceipt, BetRefusal, place_batch
 
 __all__ = ["SESSION_ENDED", "BetDesk"]
 

@@ -16,11 +16,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, select
 
+from baccarat.store.bet_reads import open_stakes
 from baccarat.store.idempotency import KeyReused, recall, remember
 from baccarat.store.ledger import Transaction, balances, player_account, post, stake_account
+from baccarat.store.placement import CLOSED, KEY_REUSED, BetReceipt, BetRefusal
 from baccarat.store.rounds import lock_rounds
 from baccarat.store.schema import bet_outcomes, bets
-from baccarat.store.wagers import CLOSED, KEY_REUSED, BetReceipt, BetRefusal, open_stakes
 
 __all__ = ["NOTHING_TO_UNDO", "undo_last"]
 

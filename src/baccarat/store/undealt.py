@@ -21,7 +21,7 @@ from baccarat.store.audit_log import append_audit
 from baccarat.store.rounds import RoundRow, get_round
 from baccarat.store.rules import ruleset_from_toml
 from baccarat.store.schema import game_tables, rounds, shoes
-from baccarat.store.wagers import settle_round, void_round
+from baccarat.store.settlement import settle_round, void_round
 from baccarat.table import UNDEALT_VOID_REASON, Phase, undealt_action
 
 __all__ = ["UndealtRound", "finish_undealt_tables"]

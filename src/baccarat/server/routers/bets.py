@@ -30,7 +30,7 @@ from baccarat.server.service import Service
 from baccarat.store.clock import db_now
 from baccarat.store.idempotency import KeyReused, recall
 from baccarat.store.lastbet import undo_last
-from baccarat.store.wagers import CLOSED, KEY_REUSED, Action, BetOrder, BetReceipt, BetRefusal
+from baccarat.store.placement import CLOSED, KEY_REUSED, Action, BetOrder, BetReceipt, BetRefusal
 from baccarat.table import Phase
 
 router = APIRouter(tags=["bets"])

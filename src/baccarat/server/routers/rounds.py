@@ -16,8 +16,8 @@ from baccarat.server.deps import OptionalPlayer, ServiceDep
 from baccarat.server.errors import ApiError
 from baccarat.server.models import MAX_ID, RoundView
 from baccarat.server.routers.responses import errors
+from baccarat.store.bet_reads import player_round_bets
 from baccarat.store.rounds import RoundRow, get_round
-from baccarat.store.wagers import player_round_bets
 
 router = APIRouter(tags=["rounds"])
 

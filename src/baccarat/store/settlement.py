@@ -1,0 +1,203 @@
+"""Settling and voiding rounds in the ledger: stakes to the house or back to the players.
+
+Settlement pays each player's whole stake per spot (one rounding per spot) and spreads the
+result over the bets that made it up (``allocate``). A void, and a player's undo, give open
+stakes back (``return_stakes``). Each runs in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from sqlalchemy import Connection
+
+from baccarat.coup import Coup
+from baccarat.rulesets import RuleSet
+from baccarat.settle import settle
+from baccarat.store.audit_log import append_audit
+from baccarat.store.bet_reads import open_bets
+from baccarat.store.ledger import (
+    Transaction,
+    balances,
+    house_account,
+    player_account,
+    post,
+    stake_account,
+)
+from baccarat.store.rounds import RoundRow, lock_rounds
+from baccarat.store.schema import bet_outcomes, rounds
+from baccarat.table import Phase
+
+__all__ = ["PlayerSettlement", "allocate", "return_stakes", "settle_round", "void_round"]
+
+
+def return_stakes(
+    connection: Connection,
+    row: RoundRow,
+    kind: Literal["undone", "voided"],
+    at: int,
+    *,
+    player_id: str | None = None,
+) -> dict[str, int]:
+    """Give every open stake of the round (or of one player) back; returns the amount per player."""
+    in_play = open_bets(connection, row.id, player_id)
+    per_player: dict[str, int] = defaultdict(int)
+    for _bet, player, _spot, stake in in_play:
+        per_player[player] += stake
+    transactions = {
+        player: Transaction(
+            "undo" if kind == "undone" else "void",
+            [(stake_account(row.table_id), -amount), (player_account(player), amount)],
+            row.id,
+        )
+        for player, amount in per_player.items()
+    }
+    post(connection, transactions.values(), at)
+    if in_play:
+        connection.execute(
+            bet_outcomes.insert(),
+            [
+                {
+                    "bet_id": bet,
+                    "round_id": row.id,
+                    "kind": kind,
+                    "event": None,
+                    "result": None,
+                    "returned": stake,
+                    "txn_id": transactions[player].id,
+                    "created_at": at,
+                }
+                for bet, player, _spot, stake in in_play
+            ],
+        )
+    return dict(per_player)
+
+
+def allocate(total: int, stakes: Sequence[int]) -> list[int]:
+    """Split ``total`` over bets in proportion to their stakes, rounding down, the rest to the last.
+
+    A spot is settled on the player's whole stake there (one rounding per spot, as the
+    rules page says); this spreads the result over the bets that made up that stake.
+
+    >>> allocate(204, [50, 55]), allocate(0, [10, 20]), allocate(7, [5])
+    ([97, 107], [0, 0], [7])
+    """
+    whole = sum(stakes)
+    shares = [total * stake // whole for stake in stakes[:-1]]
+    return [*shares, total - sum(shares)]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSettlement:
+    """One player's result on a round: per spot stake, event, result and return."""
+
+    player_id: str
+    spots: dict[str, dict[str, Any]]
+    staked: int
+    returned: int
+    balance: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "wagers": [{"bet": bet, **spot} for bet, spot in self.spots.items()],
+            "staked": self.staked,
+            "returned": self.returned,
+            "net": self.returned - self.staked,
+            "balance": self.balance,
+        }
+
+
+def settle_round(
+    connection: Connection, row: RoundRow, coup: Coup, ruleset: RuleSet, at: int
+) -> dict[str, PlayerSettlement]:
+    """Settle every open bet of a dealt round and mark it settled, in the caller's transaction.
+
+    Losses go from the stake account to the house; returns go from the stake account
+    (the stake) and the house (the winnings) to the player. A round that is not in the
+    ``dealt`` phase any more is left alone (it was settled already).
+    """
+    current = lock_rounds(connection, [row.id]).get(row.id)
+    if current is None or current.phase is not Phase.DEALT:
+        return {}
+    in_play = open_bets(connection, row.id)
+    by_spot: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
+    for bet, player, spot, stake in in_play:
+        by_spot[(player, spot)].append((bet, stake))
+    wagers: dict[str, dict[str, int]] = defaultdict(dict)
+    for (player, spot), items in by_spot.items():
+        wagers[player][spot] = sum(stake for _, stake in items)
+    transactions: list[Transaction] = []
+    outcome_rows: list[dict[str, Any]] = []
+    spots: dict[str, dict[str, dict[str, Any]]] = {}
+    totals: dict[str, tuple[int, int]] = {}
+    for player, stakes in wagers.items():
+        settlement = settle(stakes, coup, ruleset)
+        staked, returned = settlement.staked, settlement.returned
+        entries = [(stake_account(row.table_id), -staked)]
+        if returned:
+            entries.append((player_account(player), returned))
+        if staked != returned:
+            entries.append((house_account(row.table_id), staked - returned))
+        transaction = Transaction("settle", entries, row.id)
+        transactions.append(transaction)
+        totals[player] = (staked, returned)
+        spots[player] = {}
+        for wager in settlement:
+            items = by_spot[(player, wager.bet)]
+            shares = allocate(wager.returned, [stake for _, stake in items])
+            spots[player][wager.bet] = {
+                "stake": wager.stake,
+                "event": wager.event,
+                "result": wager.result.value,
+                "returned": wager.returned,
+            }
+            outcome_rows.extend(
+                {
+                    "bet_id": bet,
+                    "round_id": row.id,
+                    "kind": "settled",
+                    "event": wager.event,
+                    "result": wager.result.value,
+                    "returned": share,
+                    "txn_id": transaction.id,
+                    "created_at": at,
+                }
+                for (bet, _), share in zip(items, shares, strict=True)
+            )
+    post(connection, transactions, at)
+    if outcome_rows:
+        connection.execute(bet_outcomes.insert(), outcome_rows)
+    _finish(connection, row.id, Phase.SETTLED, at)
+    after = balances(connection, [player_account(p) for p in wagers])
+    return {
+        player: PlayerSettlement(
+            player, spots[player], *totals[player], after.get(player_account(player), 0)
+        )
+        for player in wagers
+    }
+
+
+def void_round(connection: Connection, row: RoundRow, reason: str, at: int) -> dict[str, int]:
+    """Void an unfinished round and return every open stake; the amount returned per player."""
+    current = lock_rounds(connection, [row.id]).get(row.id)
+    if current is None or current.phase.final:
+        return {}
+    current.domain().void(reason)  # the state machine's own check
+    returned = return_stakes(connection, current, "voided", at)
+    _finish(connection, row.id, Phase.VOIDED, at, reason)
+    details = {"round": row.id, "table": row.table_id, "reason": reason, "returned": returned}
+    append_audit(connection, at, "system:dealer", "round_void", details)
+    return returned
+
+
+def _finish(
+    connection: Connection, round_id: int, phase: Phase, at: int, reason: str | None = None
+) -> None:
+    connection.execute(
+        rounds.update()
+        .where(rounds.c.id == round_id)
+        .values(phase=phase.value, finished_at=at, void_reason=reason)
+    )
