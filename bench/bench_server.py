@@ -371,7 +371,7 @@ async def flood_steps(
         if status == 201:
             usernames.append(username)
     usernames += [f"nobody{number}" for number in range(FLOOD_CLIENTS)]
-    # Unmeasured: each player's first bet reads its session and the desk learns its stakes, a
+    # Unmeasured: each player's first bet reads its session and the bet queue learns its stakes, a
     # one-off cost that would otherwise land on whichever step comes first.
     warm = await offer(http, tokens, round_id, args.flood_rate, 2.0)
     print(f"[{name}] warm-up: {warm['accepted']}/{warm['sent']} accepted", flush=True)

@@ -140,7 +140,7 @@ def test_a_session_ended_in_the_database_is_refused_at_once(service: Service, ki
 
 
 def test_a_bet_on_a_session_ended_in_the_database_places_nothing(service: Service) -> None:
-    """The bet path remembers who holds a token; the desk checks the session in the bet's
+    """The bet path remembers who holds a token; the bet queue checks the session in the bet's
     own transaction, so a session ended elsewhere places nothing, even once known."""
     token = service.guest()
     round_id = service.open_round(min_left_ms=300)

@@ -9,8 +9,8 @@ from typing import Any
 
 from baccarat.rulesets import load_ruleset
 from baccarat.server.clock import iso_utc
-from baccarat.server.collector import AUTOMATIC_FULL_AFTER, QuietCollector
 from baccarat.server.live import MAX_QUEUE, Client, LiveTable, ruleset_view
+from baccarat.server.quiet_gc import AUTOMATIC_FULL_AFTER, QuietCollector
 from baccarat.table import TableSettings
 
 

@@ -13,8 +13,8 @@ from cashier_support import App, running_app
 from store_support import migrated, new_round, players, setup_table
 
 from baccarat.rulesets import load_ruleset
-from baccarat.server.desk import BetDesk
-from baccarat.server.runner import StoreRunner
+from baccarat.server.bet_queue import BetQueue
+from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database
 from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal
 from baccarat.store.players import player_balance
@@ -91,21 +91,21 @@ def test_an_idempotency_key_with_odd_characters_is_refused(app: App) -> None:
     _refused(odd)
 
 
-# -- the desk: one bad order in a batch ----------------------------------------------------
+# -- the bet queue: one bad order in a batch ----------------------------------------------------
 
 
-async def through_the_desk(
+async def through_the_bet_queue(
     database: Database, orders: list[BetOrder]
 ) -> list[BetReceipt | BetRefusal | BaseException]:
-    """Submit every order at once to a desk (so they share a batch) that knows only the
+    """Submit every order at once to a bet queue (so they share a batch) that knows only the
     standard table's rules; each order's result or exception."""
     runner = StoreRunner(database)
-    desk = BetDesk(runner, lambda: {"standard": STANDARD})
-    desk.start()
+    queue = BetQueue(runner, lambda: {"standard": STANDARD})
+    queue.start()
     try:
-        return await asyncio.gather(*(desk.submit(o) for o in orders), return_exceptions=True)
+        return await asyncio.gather(*(queue.submit(o) for o in orders), return_exceptions=True)
     finally:
-        await desk.stop()
+        await queue.stop()
         runner.close()
 
 
@@ -122,7 +122,7 @@ def test_a_bad_order_never_fails_the_other_bets_of_its_batch(db_url: str) -> Non
     # Past the 32-bit id column: a database error if it ever reached a query.
     orders.insert(3, BetOrder(bettors[0], "standard", 2**31, "place", {"tie": 100}))
     orders.insert(5, BetOrder(bettors[1], "standard", 2**63, "undo"))
-    results = asyncio.run(through_the_desk(database, orders))
+    results = asyncio.run(through_the_bet_queue(database, orders))
     bad = [results[3], results[5]]
     good = [res for i, res in enumerate(results) if i not in (3, 5)]
     assert all(isinstance(res, BetRefusal) for res in bad), bad
@@ -133,9 +133,9 @@ def test_a_bad_order_never_fails_the_other_bets_of_its_batch(db_url: str) -> Non
     database.dispose()
 
 
-def test_the_desk_isolates_a_request_that_fails_in_the_batch(db_url: str) -> None:
+def test_the_bet_queue_isolates_a_request_that_fails_in_the_batch(db_url: str) -> None:
     """Second line of defence: an order that passes the edge but makes its batch fail (here, a
-    round of a table the desk has no rules for) fails alone; the others are committed."""
+    round of a table the bet queue has no rules for) fails alone; the others are committed."""
     database = migrated(db_url)
     shoe = setup_table(database, STANDARD)
     other = new_round(database, setup_table(database, load_ruleset("ez"), "shoe-ez"), 1)
@@ -147,7 +147,7 @@ def test_the_desk_isolates_a_request_that_fails_in_the_batch(db_url: str) -> Non
         for i, p in enumerate(bettors)
     ]
     orders[2] = BetOrder(bettors[2], "ez", other.id, "place", {"banker": 500}, "k", "h")
-    results = asyncio.run(through_the_desk(database, orders))
+    results = asyncio.run(through_the_bet_queue(database, orders))
     assert [isinstance(res, BetReceipt) for res in results] == [True, True, False, True], results
     database = migrated(db_url)
     with database.read() as c:

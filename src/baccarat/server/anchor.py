@@ -17,7 +17,7 @@ from sqlalchemy import Connection
 
 from baccarat.audit import Anchor, AuditError, parse_anchors
 from baccarat.server.clock import Clock
-from baccarat.server.runner import StoreRunner
+from baccarat.server.store_threads import StoreRunner
 from baccarat.store.audit_log import audit_head
 from baccarat.store.clock import db_now
 

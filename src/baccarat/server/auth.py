@@ -9,7 +9,7 @@ idle timeout is then exact to within that, at one write per session per ``touch_
 
 The bet path is the one exception to the read per use, because it is the hot path: a
 token's owner never changes, so ``bettor`` remembers it after the first look-up, and the
-bet desk checks that the session is still live in the very transaction that takes the
+bet queue checks that the session is still live in the very transaction that takes the
 stakes (one query per batch, ``store.sessions.confirm_sessions``). An ended session still
 places nothing, and no bet waits for a read of its own.
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from baccarat.server.runner import StoreRunner
+from baccarat.server.store_threads import StoreRunner
 from baccarat.store.players import token_hash
 from baccarat.store.sessions import LiveSession, live_session, touch_session
 
@@ -88,7 +88,7 @@ class TokenBook:
 
     def know(self, token: str, player_id: str) -> None:
         """Remember the owner of a token this server has just issued (its first bet then
-        needs no read; the desk still checks the session live)."""
+        needs no read; the bet queue still checks the session live)."""
         self._remember(token_hash(token), player_id)
 
     def _remember(self, hashed: str, player_id: str) -> None:
@@ -98,7 +98,7 @@ class TokenBook:
 
     async def bettor(self, token: str) -> tuple[str, str] | None:
         """The player and the session hash behind ``token``, for a bet: read (and checked
-        live) at the first use, then remembered; the desk checks liveness in the bet's own
+        live) at the first use, then remembered; the bet queue checks liveness in the bet's own
         transaction. ``None`` for a token that is not a live session at its first use."""
         if not token or len(token) > MAX_TOKEN_CHARS:
             return None

@@ -26,7 +26,7 @@ from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.live import LiveTable, coup_result, finished_round
 from baccarat.server.metrics import Metrics
 from baccarat.server.pause import PauseHook
-from baccarat.server.runner import StoreRunner
+from baccarat.server.store_threads import StoreRunner
 from baccarat.shoe import Shoe
 from baccarat.store.bet_reads import round_has_bets
 from baccarat.store.clock import db_now

@@ -78,7 +78,7 @@ async def bettor(
     service: ServiceDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> tuple[str, str]:
-    """The caller's player id and session hash, for a bet (``TokenBook.bettor``: the desk
+    """The caller's player id and session hash, for a bet (``TokenBook.bettor``: the bet queue
     checks the session live in the bet's transaction). A 401 without a live token."""
     if credentials is None:
         raise ApiError(401, "unauthorized", "send 'Authorization: Bearer <token>'")

@@ -74,7 +74,7 @@ class Metrics:
         )
         self.gc_pause = Histogram(
             "baccarat_gc_pause_seconds",
-            "Full garbage collections, run between rounds (baccarat.server.collector).",
+            "Full garbage collections, run between rounds (baccarat.server.quiet_gc).",
             buckets=(0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0),
             registry=self.registry,
         )

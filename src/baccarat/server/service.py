@@ -1,4 +1,4 @@
-"""The running service: database, bet desk, live tables and their dealers, metrics.
+"""The running service: database, bet queue, live tables and their dealers, metrics.
 
 One ``Service`` lives on ``app.state.service``; the routers reach it through ``deps``.
 """
@@ -14,16 +14,16 @@ from sqlalchemy import Connection
 from baccarat.rulesets import RuleSet, load_ruleset
 from baccarat.server.anchor import AnchorWriter
 from baccarat.server.auth import TokenBook
+from baccarat.server.bet_queue import BetQueue
 from baccarat.server.clock import Clock
-from baccarat.server.collector import QuietCollector
 from baccarat.server.config import ServerConfig
 from baccarat.server.dealer import Dealer
-from baccarat.server.desk import BetDesk
 from baccarat.server.errors import ApiError
 from baccarat.server.live import LiveTable
 from baccarat.server.metrics import Metrics
 from baccarat.server.pause import PauseHook
-from baccarat.server.runner import StoreRunner
+from baccarat.server.quiet_gc import QuietCollector
+from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database, upgrade
 from baccarat.store.clock import db_now
 from baccarat.store.keyfile import KeySource
@@ -48,7 +48,7 @@ class Service:
         self.dealers: dict[str, Dealer] = {}
         self._tasks: list[asyncio.Task[None]] = []
         self._runner: StoreRunner | None = None
-        self._desk: BetDesk | None = None
+        self._bet_queue: BetQueue | None = None
         self._tokens: TokenBook | None = None
         self._collector: QuietCollector | None = None
         self._anchor: AnchorWriter | None = None
@@ -59,9 +59,9 @@ class Service:
         return self._runner
 
     @property
-    def desk(self) -> BetDesk:
-        assert self._desk is not None, "the service is not started"
-        return self._desk
+    def bet_queue(self) -> BetQueue:
+        assert self._bet_queue is not None, "the service is not started"
+        return self._bet_queue
 
     @property
     def tokens(self) -> TokenBook:
@@ -84,13 +84,13 @@ class Service:
         return live
 
     async def start(self) -> None:
-        """Open and migrate the database, register the tables, start the desk and the dealers."""
+        """Open and migrate the database, register the tables, start the bet queue and the dealers."""
         database = Database(self.config.database_url)
         await asyncio.to_thread(database.ping)
         await asyncio.to_thread(upgrade, database)
         self._runner = StoreRunner(database)
         self._tokens = TokenBook(self._runner, idle_ms=self.config.session_idle_ms)
-        self._desk = BetDesk(
+        self._bet_queue = BetQueue(
             self._runner,
             self.rulesets,
             sessions=self._tokens,
@@ -110,7 +110,7 @@ class Service:
         # seed no loaded key opens stops the start here rather than in a dealer.
         vault = KeySource(self.config.seed_key_file).vault()
         await self.runner.write(lambda c: seal_open_shoes(c, vault))
-        self._desk.start()
+        self._bet_queue.start()
         for settings in self.config.tables:
             live = LiveTable(settings, rulesets[settings.table_id], self.clock)
             dealer = Dealer(
@@ -169,8 +169,8 @@ class Service:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self._desk is not None:
-            await self._desk.stop()
+        if self._bet_queue is not None:
+            await self._bet_queue.stop()
         for live in self.tables.values():
             for client in list(live.clients):
                 client.drop(1001, "the server is stopping")

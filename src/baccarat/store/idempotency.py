@@ -1,4 +1,4 @@
-"""Idempotency keys outside the bet desk: the cashier and the undo of the last bet.
+"""Idempotency keys outside the bet queue: the cashier and the undo of the last bet.
 
 A request sent with an ``Idempotency-Key`` is remembered with a hash of the request and the
 answer it got, in the transaction that acted on it. The same key with the same request gets

@@ -255,7 +255,7 @@ def place_batch(
 
     ``known`` may give a player's open stakes per spot on a round, as the receipts of
     earlier committed batches left them (``BetReceipt.bets``), to spare re-summing the
-    round's bets: the only writer of bets, the server's desk, keeps it.
+    round's bets: the only writer of bets, the server's bet queue, keeps it.
     """
     if not orders:
         return []

@@ -19,8 +19,8 @@ from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse
 from sqlalchemy import Connection
 
+from baccarat.server.bet_queue import SESSION_ENDED
 from baccarat.server.deps import Bettor, CurrentPlayer, ServiceDep
-from baccarat.server.desk import SESSION_ENDED
 from baccarat.server.errors import ApiError
 from baccarat.server.models import KEY_PATTERN, MAX_ID, BetRequest, BetResponse, RepeatRequest
 from baccarat.server.routers.cashier import OptionalKey
@@ -29,8 +29,8 @@ from baccarat.server.routers.tables import TableId
 from baccarat.server.service import Service
 from baccarat.store.clock import db_now
 from baccarat.store.idempotency import KeyReused, recall
-from baccarat.store.lastbet import undo_last
 from baccarat.store.placement import CLOSED, KEY_REUSED, Action, BetOrder, BetReceipt, BetRefusal
+from baccarat.store.undo_last import undo_last
 from baccarat.table import Phase
 
 router = APIRouter(tags=["bets"])
@@ -85,7 +85,7 @@ async def _submit(
         fingerprint or request_hash(action, table_id, round_id, wanted),
         session_hash,
     )
-    result = await service.desk.submit(order)
+    result = await service.bet_queue.submit(order)
     service.metrics.ack_seconds.observe(time.perf_counter() - started)
     if isinstance(result, BetRefusal):
         service.metrics.bets_refused.labels(table_id, result.code).inc()
@@ -107,9 +107,9 @@ async def _undo_last(
         return undo_last(c, table_id, round_id, player, db_now(c), key, fingerprint)
 
     result = await service.runner.write(run)
-    # The desk remembers each player's stakes per round to spare re-reading them; this write
+    # The bet queue remembers each player's stakes per round to spare re-reading them; this write
     # went around it, so it must read them again.
-    service.desk.forget(round_id, player)
+    service.bet_queue.forget(round_id, player)
     if isinstance(result, BetRefusal):
         service.metrics.bets_refused.labels(table_id, result.code).inc()
         raise ApiError(_STATUS.get(result.code, 422), result.code, result.message)

@@ -1,6 +1,6 @@
-"""The bet desk: group commit of bet requests.
+"""The bet queue: group commit of bet requests.
 
-Requests wait in a queue; the desk takes everything waiting (up to ``max_batch``) and runs
+Requests wait in a queue; the bet queue takes everything waiting (up to ``max_batch``) and runs
 it as one database transaction in the writer thread. One durable commit acknowledges the
 whole batch, so the commit's fsync is paid once per batch, not once per bet. A request is
 answered only after the commit that holds it.
@@ -13,7 +13,7 @@ second line of defence.
 
 An order that names its session (``BetOrder.session_hash``) is placed only if that session
 is live in the batch's own transaction (``store.sessions.confirm_sessions``): the HTTP layer
-remembers who holds a token, the desk makes sure the session has not ended since.
+remembers who holds a token, the bet queue makes sure the session has not ended since.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from sqlalchemy import Connection
 
 from baccarat.rulesets import RuleSet
 from baccarat.server.auth import TokenBook
-from baccarat.server.runner import StoreRunner
+from baccarat.server.store_threads import StoreRunner
 from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal, place_batch
 from baccarat.store.sessions import confirm_sessions
 
-__all__ = ["SESSION_ENDED", "BetDesk"]
+__all__ = ["SESSION_ENDED", "BetQueue"]
 
 #: The refusal of an order whose session ended before its batch was committed.
 SESSION_ENDED = BetRefusal("unauthorized", "unknown or expired token")
@@ -46,7 +46,7 @@ class _Pending:
     future: asyncio.Future[BetReceipt | BetRefusal]
 
 
-class BetDesk:
+class BetQueue:
     """Queue bet orders and commit them in batches."""
 
     def __init__(
@@ -65,13 +65,13 @@ class BetDesk:
         self.on_batch = on_batch
         self._queue: list[_Pending] = []
         #: Each player's open stakes per spot on a round, as committed receipts left them:
-        #: the desk is the only writer of bets, so this spares re-summing a busy round.
+        #: the bet queue is the only writer of bets, so this spares re-summing a busy round.
         self._placed: dict[tuple[int, str], dict[str, int]] = {}
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="bet-desk")
+        self._task = asyncio.create_task(self._run(), name="bet-queue")
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -80,7 +80,7 @@ class BetDesk:
                 await self._task
 
     def forget(self, round_id: int, player_id: str) -> None:
-        """Drop what the desk remembers of a player's stakes on a round (a write went around it)."""
+        """Drop what the bet queue remembers of a player's stakes on a round (a write went around it)."""
         self._placed.pop((round_id, player_id), None)
 
     async def submit(self, order: BetOrder) -> BetReceipt | BetRefusal:
