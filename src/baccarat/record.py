@@ -2,8 +2,8 @@
 
 A record holds what was published before the shoe (commitment, client seed, rule set,
 procedure), every coup dealt and the wagers settled on it, and after the reveal the
-server seed, the digest and the burn, so ``verify_record`` (whose checks live in
-``baccarat.verify``) can rebuild and check all of it.
+server seed, the digest and the burn, so ``baccarat.verify.verify_record`` can rebuild
+and check all of it.
 
 >>> from baccarat.fair import FairShoe
 >>> from baccarat.rulesets import load_ruleset
@@ -15,6 +15,7 @@ server seed, the digest and the burn, so ``verify_record`` (whose checks live in
 ('baccarat-shoe-record/1', {'name': 'standard'}, True)
 >>> sorted(set(record) - set(build_record(fair, standard, coups[:3], revealed=False)))
 ['burn', 'digest', 'server_seed']
+>>> from baccarat.verify import verify_record
 >>> verify_record(record).ok
 True
 """
@@ -22,8 +23,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,16 +32,7 @@ from baccarat.fair import ALGORITHM, FairShoe
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset
 from baccarat.shoe import ShoeProcedure
 
-__all__ = [
-    "RECORD_FORMAT",
-    "Failure",
-    "RecordError",
-    "VerifyReport",
-    "WagerEntry",
-    "build_record",
-    "ruleset_toml",
-    "verify_record",
-]
+__all__ = ["RECORD_FORMAT", "RecordError", "WagerEntry", "build_record"]
 
 RECORD_FORMAT = "baccarat-shoe-record/1"
 
@@ -81,54 +72,6 @@ class WagerEntry:
         if self.event is not None:
             entry["event"] = self.event
         return entry
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    """One thing a record gets wrong: where (coup and card index, 0-based) and what.
-
-    >>> print(Failure(2, 1, "cards", "the shoe dealt 'Kd', the record says '7h'"))
-    coup 3, card 2 (coups[2].cards[1]): the shoe dealt 'Kd', the record says '7h'
-    >>> print(Failure(None, None, "digest", "does not match"))
-    digest: does not match
-    """
-
-    coup: int | None
-    card: int | None
-    field: str
-    message: str
-
-    @property
-    def path(self) -> str:
-        """Where in the record, as a JSON path (``coups[2].cards[1]``, ``digest``, ``coups[9]``).
-
-        An empty ``field`` with a coup index means the coup as a whole.
-        """
-        inner = self.field if self.card is None else f"{self.field}[{self.card}]"
-        if self.coup is None:
-            return inner
-        return f"coups[{self.coup}].{inner}" if inner else f"coups[{self.coup}]"
-
-    def __str__(self) -> str:
-        if self.coup is None:
-            return f"{self.path}: {self.message}"
-        where = f"coup {self.coup + 1}" + ("" if self.card is None else f", card {self.card + 1}")
-        return f"{where} ({self.path}): {self.message}"
-
-
-@dataclass(frozen=True, slots=True)
-class VerifyReport:
-    """What ``verify_record`` found: every failure, and how much it checked."""
-
-    failures: tuple[Failure, ...]
-    coups: int = 0
-    wagers: int = 0
-    revealed: bool = False
-
-    @property
-    def ok(self) -> bool:
-        """Everything in the record holds (and it was revealed, so everything was checked)."""
-        return not self.failures
 
 
 def build_record(
@@ -192,55 +135,4 @@ def _ruleset_entry(ruleset: RuleSet) -> dict[str, str]:
     # A built-in set is named; any other (or a built-in name redefined) travels as TOML.
     if ruleset.name in BUILTIN_RULESETS and load_ruleset(ruleset.name) == ruleset:
         return {"name": ruleset.name}
-    return {"name": ruleset.name, "toml": ruleset_toml(ruleset)}
-
-
-def _toml_string(text: str) -> str:
-    # JSON string escapes are TOML basic-string escapes, except that TOML also wants DEL escaped.
-    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
-
-
-def ruleset_toml(ruleset: RuleSet) -> str:
-    """A TOML text that loads back to exactly ``ruleset`` (every bet's pays and limits explicit).
-
-    >>> import tomllib
-    >>> data = tomllib.loads(ruleset_toml(load_ruleset("tie-9")))
-    >>> data["name"], data["bets"]["tie"]["pays"], data["shoe"]["last_coup"]
-    ('tie-9', {'tie': '9:1'}, 'one-more')
-    """
-    shoe = ruleset.shoe
-    lines = [
-        f"name = {_toml_string(ruleset.name)}",
-        f"title = {_toml_string(ruleset.title)}",
-        f"description = {_toml_string(ruleset.description)}",
-        "",
-        "[shoe]",
-        f"decks = {shoe.decks}",
-        f"burn = {'true' if shoe.burn else 'false'}",
-        f"cut_card_from_end = {shoe.cut_card_from_end}",
-        f"last_coup = {_toml_string(shoe.last_coup.value)}",
-        "",
-        "[table]",
-        f"chips = [{', '.join(str(chip) for chip in ruleset.chips)}]",
-    ]
-    for name, rule in ruleset.bets.items():
-        pays = ", ".join(f"{event} = {_toml_string(str(pay))}" for event, pay in rule.pays.items())
-        lines += [
-            "",
-            f"[bets.{name}]",
-            f"pays = {{ {pays} }}",
-            f"min_stake = {rule.min_stake}",
-            f"max_stake = {rule.max_stake}",
-        ]
-    return "\n".join(lines) + "\n"
-
-
-def verify_record(data: Mapping[str, Any]) -> VerifyReport:
-    """Check a record against the scheme and the rules; ``RecordError`` if it is not a record.
-
-    The checks and their order are those of ``docs/shoe-record.md``.
-    """
-    # Imported here because the verifier reads records with helpers of this module.
-    from baccarat.verify import verify
-
-    return verify(data)
+    return {"name": ruleset.name, "toml": ruleset.to_toml()}

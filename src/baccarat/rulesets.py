@@ -19,9 +19,11 @@ baccarat.rulesets.RuleSetError: unknown rule set 'bogus' (built-in: standard, no
 
 from __future__ import annotations
 
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -102,6 +104,51 @@ class RuleSet:
         except KeyError:
             raise KeyError(f"rule set {self.name!r} does not offer {name!r}") from None
 
+    def to_toml(self) -> str:
+        """A TOML text that parses back to exactly this rule set (every bet's pays and limits
+        explicit). Shoe records and stored shoes keep this text, so it never changes for the
+        same rule set.
+
+        >>> tie9 = load_ruleset("tie-9")
+        >>> data = tomllib.loads(tie9.to_toml())
+        >>> data["name"], data["bets"]["tie"]["pays"], data["shoe"]["last_coup"]
+        ('tie-9', {'tie': '9:1'}, 'one-more')
+        >>> parse_ruleset(tie9.to_toml()) == tie9
+        True
+        """
+        shoe = self.shoe
+        lines = [
+            f"name = {_toml_string(self.name)}",
+            f"title = {_toml_string(self.title)}",
+            f"description = {_toml_string(self.description)}",
+            "",
+            "[shoe]",
+            f"decks = {shoe.decks}",
+            f"burn = {'true' if shoe.burn else 'false'}",
+            f"cut_card_from_end = {shoe.cut_card_from_end}",
+            f"last_coup = {_toml_string(shoe.last_coup.value)}",
+            "",
+            "[table]",
+            f"chips = [{', '.join(str(chip) for chip in self.chips)}]",
+        ]
+        for name, rule in self.bets.items():
+            pays = ", ".join(
+                f"{event} = {_toml_string(str(pay))}" for event, pay in rule.pays.items()
+            )
+            lines += [
+                "",
+                f"[bets.{name}]",
+                f"pays = {{ {pays} }}",
+                f"min_stake = {rule.min_stake}",
+                f"max_stake = {rule.max_stake}",
+            ]
+        return "\n".join(lines) + "\n"
+
+
+def _toml_string(text: str) -> str:
+    # JSON string escapes are TOML basic-string escapes, except that TOML also wants DEL escaped.
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+
 
 def load_ruleset(name_or_path: str | Path) -> RuleSet:
     """A built-in rule set by name, or a user's TOML file by path."""
@@ -115,11 +162,20 @@ def load_ruleset(name_or_path: str | Path) -> RuleSet:
 
 
 def parse_ruleset(text: str, source: str = "<text>") -> RuleSet:
-    """A rule set from TOML text (a record's embedded rule set, say); ``source`` names it in errors.
+    """A rule set from TOML text (a record's embedded rule set, a stored shoe's rules);
+    ``source`` names it in errors.
+
+    The same text parses once: a store settles every round of a shoe by the text kept with
+    the shoe, and a rule set is an immutable value, so the parsed one is shared.
 
     >>> parse_ruleset("name = 'mine'\\n[bets.tie]\\npays = { tie = '8:1' }").offers("tie")
     True
     """
+    return _parsed(text, source)
+
+
+@lru_cache(maxsize=64)
+def _parsed(text: str, source: str) -> RuleSet:
     return _from_data(_parse(text, source), source)
 
 

@@ -1,20 +1,20 @@
 """Verifying a shoe record: rebuild the fair order, replay the shoe, recompute every payout.
 
-``verify`` is ``baccarat.record.verify_record``; this module holds its checks. It never
-trusts what the record derives: the burn, the coups and the amounts are recomputed from
-the four inputs of the order and the rule set, then compared field by field.
+``verify_record`` never trusts what the record derives: the burn, the coups and the amounts
+are recomputed from the four inputs of the order and the rule set, then compared field by
+field. Every failure found is a ``Failure``; the whole answer is a ``VerifyReport``.
 
 >>> from baccarat.fair import FairShoe
 >>> from baccarat.record import build_record
 >>> from baccarat.rulesets import load_ruleset
 >>> fair, rules = FairShoe(bytes(32), "client", "shoe-1", 8), load_ruleset("standard")
 >>> record = build_record(fair, rules, list(fair.shoe(rules.shoe).coups()))
->>> verify(record).ok
+>>> verify_record(record).ok
 True
 >>> record["coups"][0]["cards"][1] = "Xx"
->>> [str(failure) for failure in verify(record).failures]
+>>> [str(failure) for failure in verify_record(record).failures]
 ["coup 1, card 2 (coups[0].cards[1]): 'Xx' is not a card: bad card code 'Xx': unknown rank 'X'"]
->>> verify({"format": "something else"})
+>>> verify_record({"format": "something else"})
 Traceback (most recent call last):
 ...
 baccarat.record.RecordError: not a shoe record: format is 'something else', not 'baccarat-shoe-record/1'
@@ -23,17 +23,67 @@ baccarat.record.RecordError: not a shoe record: format is 'something else', not 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from baccarat.cards import Card, CardCodeError
 from baccarat.coup import Coup, DealError, deal
 from baccarat.fair import ALGORITHM, FairError, FairShoe, commitment, parse_server_seed
-from baccarat.record import RECORD_FORMAT, Failure, RecordError, VerifyReport
+from baccarat.record import RECORD_FORMAT, RecordError
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, RuleSetError, load_ruleset, parse_ruleset
 from baccarat.settle import SettlementError, settle
 from baccarat.shoe import LastCoupRule, ShoeError, ShoeProcedure
 
-__all__ = ["verify"]
+__all__ = ["Failure", "VerifyReport", "verify_record"]
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """One thing a record gets wrong: where (coup and card index, 0-based) and what.
+
+    >>> print(Failure(2, 1, "cards", "the shoe dealt 'Kd', the record says '7h'"))
+    coup 3, card 2 (coups[2].cards[1]): the shoe dealt 'Kd', the record says '7h'
+    >>> print(Failure(None, None, "digest", "does not match"))
+    digest: does not match
+    """
+
+    coup: int | None
+    card: int | None
+    field: str
+    message: str
+
+    @property
+    def path(self) -> str:
+        """Where in the record, as a JSON path (``coups[2].cards[1]``, ``digest``, ``coups[9]``).
+
+        An empty ``field`` with a coup index means the coup as a whole.
+        """
+        inner = self.field if self.card is None else f"{self.field}[{self.card}]"
+        if self.coup is None:
+            return inner
+        return f"coups[{self.coup}].{inner}" if inner else f"coups[{self.coup}]"
+
+    def __str__(self) -> str:
+        if self.coup is None:
+            return f"{self.path}: {self.message}"
+        where = f"coup {self.coup + 1}" + ("" if self.card is None else f", card {self.card + 1}")
+        return f"{where} ({self.path}): {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """What ``verify_record`` found: every failure, and how much it checked."""
+
+    failures: tuple[Failure, ...]
+    coups: int = 0
+    wagers: int = 0
+    revealed: bool = False
+
+    @property
+    def ok(self) -> bool:
+        """Everything in the record holds (and it was revealed, so everything was checked)."""
+        return not self.failures
+
 
 # Top-level fields: name -> JSON type. Optional ones are those published only with the reveal.
 _REQUIRED: dict[str, type | tuple[type, ...]] = {
@@ -91,8 +141,11 @@ class _Checker:
         return False
 
 
-def verify(data: Mapping[str, Any]) -> VerifyReport:
-    """Check every field of a record; see ``baccarat.record.verify_record``."""
+def verify_record(data: Mapping[str, Any]) -> VerifyReport:
+    """Check a record against the scheme and the rules; ``RecordError`` if it is not a record.
+
+    The checks and their order are those of ``docs/shoe-record.md``.
+    """
     _read_top(data)
     check = _Checker()
     algorithm_ok = data["algorithm"] == ALGORITHM

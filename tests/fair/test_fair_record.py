@@ -18,17 +18,10 @@ from baccarat.bets import BET_TYPES
 from baccarat.cards import Card
 from baccarat.fair import FairShoe, commitment
 from baccarat.payout import Payout
-from baccarat.record import (
-    RECORD_FORMAT,
-    Failure,
-    RecordError,
-    WagerEntry,
-    build_record,
-    ruleset_toml,
-    verify_record,
-)
-from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset
+from baccarat.record import RECORD_FORMAT, RecordError, WagerEntry, build_record
+from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset, parse_ruleset
 from baccarat.shoe import LastCoupRule, ShoeProcedure
+from baccarat.verify import Failure, verify_record
 
 ALL_CODES = [Card.from_index(c).code for c in range(52)]
 
@@ -157,8 +150,8 @@ def test_ruleset_toml_loads_back_to_the_same_rule_set(name: str, tmp_path: Path)
         _custom(load_ruleset(name), "x", "17:2", 3, LastCoupRule.FINISH),
     ):
         path = tmp_path / "rules.toml"
-        path.write_text(ruleset_toml(ruleset), encoding="utf-8")
-        assert load_ruleset(path) == ruleset
+        path.write_text(ruleset.to_toml(), encoding="utf-8")
+        assert load_ruleset(path) == ruleset == parse_ruleset(ruleset.to_toml())
 
 
 @given(st.text(), st.text())
@@ -166,7 +159,7 @@ def test_ruleset_toml_keeps_any_title_and_description(title: str, description: s
     ruleset = dataclasses.replace(load_ruleset("standard"), title=title, description=description)
     import tomllib
 
-    data = tomllib.loads(ruleset_toml(ruleset))
+    data = tomllib.loads(ruleset.to_toml())
     assert (data["title"], data["description"]) == (title, description)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from sqlalchemy import Connection, update
 
 from baccarat.fair import commitment
-from baccarat.record import ruleset_toml
 from baccarat.rulesets import RuleSet
 from baccarat.store import Database, db_now, upgrade
 from baccarat.store.players import create_player, new_token
@@ -33,7 +32,7 @@ def setup_table(database: Database, ruleset: RuleSet, shoe_id: str = "shoe-1") -
             shoe_id=shoe_id,
             table_id=ruleset.name,
             decks=ruleset.decks,
-            ruleset_toml=ruleset_toml(ruleset),
+            ruleset_toml=ruleset.to_toml(),
             server_seed=SEED,
             commitment=commitment(SEED),
             at=now,

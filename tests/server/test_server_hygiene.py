@@ -23,8 +23,8 @@ from server_support import (
     wait_round_final,
 )
 
-from baccarat.record import verify_record
 from baccarat.server.hygiene import CSP
+from baccarat.verify import verify_record
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -24,7 +24,6 @@ from typer.testing import CliRunner, Result
 
 from baccarat.cli import app
 from baccarat.fair import commitment
-from baccarat.record import ruleset_toml
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database, db_now
 from baccarat.store.keyfile import KEY_ENV, KeySource, read_key_file
@@ -49,7 +48,7 @@ def _shoe_in_clear(url: str, seed: bytes, key: bytes, shoe_id: str = "legacy-sho
                 shoe_id=shoe_id,
                 table_id=STANDARD.name,
                 decks=STANDARD.decks,
-                ruleset_toml=ruleset_toml(STANDARD),
+                ruleset_toml=STANDARD.to_toml(),
                 server_seed=seed,
                 commitment=commitment(seed),
                 at=now,

@@ -20,7 +20,7 @@ import httpx
 import websockets
 from server_support import BIN, QUICK_TABLE, ServerProcess, ledger_report, new_player
 
-from baccarat.record import verify_record
+from baccarat.verify import verify_record
 
 CARD = re.compile(r"^[A2-9TJQK][cdhs]$")
 

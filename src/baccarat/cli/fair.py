@@ -11,8 +11,9 @@ import typer
 
 from baccarat.cli.app import app, console, fail
 from baccarat.fair import ALGORITHM, FairError, FairShoe, parse_server_seed
-from baccarat.record import RecordError, verify_record
+from baccarat.record import RecordError
 from baccarat.shoe import ShoeError
+from baccarat.verify import verify_record
 
 __all__ = ["fair_shoe", "read_record"]
 

@@ -21,7 +21,7 @@ from sqlalchemy import Connection
 from baccarat.coup import Coup, deal
 from baccarat.fair import commitment, new_server_seed
 from baccarat.roads import Scoreboard
-from baccarat.rulesets import RuleSet
+from baccarat.rulesets import RuleSet, parse_ruleset
 from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.live import LiveTable, coup_result, finished_round
 from baccarat.server.metrics import Metrics
@@ -41,7 +41,6 @@ from baccarat.store.rounds import (
     store_cards,
     unfinished_rounds,
 )
-from baccarat.store.rules import ruleset_from_toml, ruleset_toml
 from baccarat.store.seal import SeedVault
 from baccarat.store.settlement import PlayerSettlement, settle_round, void_round
 from baccarat.store.shoes import (
@@ -165,7 +164,7 @@ class Dealer:
 
     async def _load_shoe(self, shoe_row: ShoeRow) -> None:
         rounds = await self.runner.read(lambda c: shoe_rounds(c, shoe_row.id))
-        ruleset = ruleset_from_toml(shoe_row.ruleset_toml)
+        ruleset = parse_ruleset(shoe_row.ruleset_toml)
         self.live.shoe = shoe_row
         self.live.use_ruleset(ruleset)
         self.live.board = Scoreboard()
@@ -216,7 +215,7 @@ class Dealer:
                 shoe_id=shoe_id,
                 table_id=self.table_id,
                 decks=ruleset.decks,
-                ruleset_toml=ruleset_toml(ruleset),
+                ruleset_toml=ruleset.to_toml(),
                 server_seed=seed,
                 commitment=commitment(seed),
                 at=db_now(c),

@@ -27,10 +27,10 @@ from sqlalchemy import Connection, func, select
 
 from baccarat.cards import parse_cards
 from baccarat.coup import deal
+from baccarat.rulesets import parse_ruleset
 from baccarat.store.check_money import account_sums, bad_money, whole
 from baccarat.store.check_stuck import stuck_rounds
 from baccarat.store.ledger import DEMO_BANK, UNCACHED, stake_account
-from baccarat.store.rules import ruleset_from_toml
 from baccarat.store.schema import (
     accounts,
     bet_outcomes,
@@ -255,7 +255,7 @@ def _check_payouts(c: Connection) -> list[str]:
             wrong.append(f"round {round_id}: settled without cards")
             continue
         coup = deal(parse_cards(cards))
-        ruleset = ruleset_from_toml(toml_text)
+        ruleset = parse_ruleset(toml_text)
         for player, spot, stake, returned in spots[round_id]:
             due = ruleset.bet(spot).payout(coup).returned(stake) if ruleset.offers(spot) else None
             if due != returned:

@@ -15,9 +15,9 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from baccarat.record import WagerEntry, build_record
+from baccarat.rulesets import parse_ruleset
 from baccarat.store.pseudonyms import pseudonym, record_key
 from baccarat.store.rounds import shoe_rounds
-from baccarat.store.rules import ruleset_from_toml
 from baccarat.store.schema import bet_outcomes, bets, rounds
 from baccarat.store.shoes import ShoeRow
 from baccarat.table import Phase
@@ -69,7 +69,7 @@ def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
         entries.sort(key=lambda wager: (wager.player, wager.bet))  # no order of player ids
     return build_record(
         shoe.fair(),
-        ruleset_from_toml(shoe.ruleset_toml),
+        parse_ruleset(shoe.ruleset_toml),
         [coup for _, coup in played],
         wagers=[wagers.get(row.id, []) for row, _ in played],
         revealed=shoe.ended,

@@ -128,7 +128,7 @@ shoes = Table(
     Column("number", Integer, nullable=False),
     Column("algorithm", String(40), nullable=False),
     Column("decks", Integer, nullable=False),
-    # The exact rules of this shoe (baccarat.record.ruleset_toml): a restart settles by them.
+    # The exact rules of this shoe (RuleSet.to_toml): a restart settles by them.
     Column("ruleset_toml", Text, nullable=False),
     Column("commitment", String(64), nullable=False),
     # The seed in hex once the shoe has ended (public then); '' while it is in play.

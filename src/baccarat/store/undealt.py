@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from sqlalchemy import Connection, select, update
 
 from baccarat.coup import deal
+from baccarat.rulesets import parse_ruleset
 from baccarat.store.audit_log import append_audit
 from baccarat.store.rounds import RoundRow, get_round
-from baccarat.store.rules import ruleset_from_toml
 from baccarat.store.schema import game_tables, rounds, shoes
 from baccarat.store.settlement import settle_round, void_round
 from baccarat.table import UNDEALT_VOID_REASON, Phase, undealt_action
@@ -77,8 +77,9 @@ def _finish(connection: Connection, round_id: int, at: int) -> UndealtRound | No
 
 def _settle(connection: Connection, row: RoundRow, at: int) -> UndealtRound:
     assert row.cards is not None
-    toml_text = connection.scalar(select(shoes.c.ruleset_toml).where(shoes.c.id == row.shoe_id))
-    ruleset = ruleset_from_toml(toml_text)
+    query = select(shoes.c.ruleset_toml).where(shoes.c.id == row.shoe_id)
+    toml_text: str = connection.execute(query).scalar_one()
+    ruleset = parse_ruleset(toml_text)
     settled = settle_round(connection, row, deal(row.cards), ruleset, at)
     returned = {player: s.returned for player, s in settled.items()}
     details = {
