@@ -13,14 +13,45 @@
 from __future__ import annotations
 
 from dataclasses import asdict
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from baccarat.roads.views import DERIVED_ROADS, Ask
+from baccarat.roads.views import (
+    DERIVED_ROADS,
+    Ask,
+    BeadCell,
+    BigRoadCell,
+    DerivedRoadView,
+    RoadName,
+    Side,
+    Stats,
+)
 
-if TYPE_CHECKING:
-    from baccarat.roads.scoreboard import Scoreboard
+__all__ = ["Board", "snapshot"]
 
-__all__ = ["snapshot"]
+
+class Board(Protocol):
+    """The views of one shoe's roads that a snapshot reads; a ``Scoreboard`` is one.
+
+    Named here, not imported, so that the scoreboard can use this module without a cycle.
+    """
+
+    @property
+    def tail(self) -> str: ...
+
+    @property
+    def leading_ties(self) -> int: ...
+
+    def bead_plate(self) -> list[BeadCell]: ...
+
+    def big_road_columns(self) -> list[str]: ...
+
+    def big_road_cells(self) -> list[BigRoadCell]: ...
+
+    def derived(self, name: RoadName) -> DerivedRoadView: ...
+
+    def ask(self, side: Side) -> Ask: ...
+
+    def stats(self) -> Stats: ...
 
 
 def _ask(ask: Ask) -> dict[str, Any]:
@@ -33,7 +64,7 @@ def _ask(ask: Ask) -> dict[str, Any]:
     return out
 
 
-def snapshot(board: Scoreboard) -> dict[str, Any]:
+def snapshot(board: Board) -> dict[str, Any]:
     """Every road, both asks and the statistics as plain dicts, lists, strings and numbers."""
     out: dict[str, Any] = {
         "tail": board.tail,
