@@ -45,7 +45,6 @@ __all__ = [
     "LeafLayout",
     "coup_table",
     "leaf_layout",
-    "pair_key",
     "signature_id",
     "signature_of",
     "tableau_arrays",
@@ -75,11 +74,6 @@ def signature_of(sid: int) -> tuple[int, int, int, int]:
     rest, player_cards = divmod(rest, 2)
     player_total, banker_total = divmod(rest, 10)
     return player_total, banker_total, player_cards + 2, banker_cards + 2
-
-
-def pair_key(player_value: int, banker_value: int) -> int:
-    """The pair key of the values the two hands' first cards share (``NO_PAIR`` if they don't)."""
-    return player_value * 11 + banker_value
 
 
 def tableau_arrays() -> tuple[NDArray[np.bool_], NDArray[np.bool_]]:

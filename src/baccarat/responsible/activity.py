@@ -178,9 +178,5 @@ class Activity:
         """This activity with ``wagers`` added."""
         return replace(self, wagers=(*self.wagers, *wagers))
 
-    def with_deposit(self, deposit: Deposit) -> Activity:
-        """This activity with ``deposit`` added."""
-        return replace(self, deposits=(*self.deposits, deposit))
-
 
 NO_ACTIVITY = Activity()

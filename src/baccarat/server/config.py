@@ -11,7 +11,6 @@ ValueError: table 'standard' is named twice
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -145,9 +144,5 @@ def _dealing_suffix(entry: str, default: Dealing) -> tuple[str, Dealing]:
 
 
 def default_static_dir() -> Path:
-    """The browser table's files (``baccarat.web``'s ``static``) if installed, else a placeholder."""
-    if importlib.util.find_spec("baccarat.web") is not None:
-        web = Path(str(resources.files("baccarat.web"))) / "static"
-        if web.is_dir():
-            return web
-    return Path(str(resources.files("baccarat.server"))) / "static"
+    """The browser table's files: ``baccarat.web``'s ``static``, installed with the package."""
+    return Path(str(resources.files("baccarat.web"))) / "static"
