@@ -5,20 +5,22 @@ from __future__ import annotations
 from accounts_support import clock_at, db_url_fixture  # noqa: F401
 from sqlalchemy import func, select
 
+from baccarat.refusals import Refusal
 from baccarat.responsible import NO_LIMITS, LimitKind, Period, request_change
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database, upgrade
 from baccarat.store.audit_log import audit_rows, verify_audit_log
 from baccarat.store.clock import db_now
-from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal, place_batch
+from baccarat.store.placement import place_batch
 from baccarat.store.players import create_player, new_token
-from baccarat.store.responsible import Controls, save_controls, use_policy_clock
+from baccarat.store.responsible import Controls, save_controls
 from baccarat.store.rounds import get_round, open_round
 from baccarat.store.schema import bets, ledger_entries
 from baccarat.store.seal import SeedVault
 from baccarat.store.settlement import void_round
 from baccarat.store.shoes import register_table, start_shoe
+from baccarat.table import BetOrder, BetReceipt
 
 
 def _table(database: Database) -> int:
@@ -36,7 +38,7 @@ def _table(database: Database) -> int:
             at=now,
             vault=SeedVault.ephemeral(),
         )
-        row = open_round(c, table_id="standard", shoe_id="s1", number=1, betting_ms=60_000)
+        row = open_round(c, table_id="standard", shoe_id="s1", number=1, betting_ms=60_000).row
         return row.id
 
 
@@ -71,7 +73,6 @@ def test_the_bet_gate_counts_earlier_requests_of_the_same_batch(db_url: str) -> 
         upgrade(database)
         round_id = _table(database)
         clock = clock_at(db_now_ms(database))
-        use_policy_clock([database.write_engine], clock)
         with database.write() as c:
             at = db_now(c)
             player = create_player(c, new_token(), 100_000, at)
@@ -85,11 +86,13 @@ def test_the_bet_gate_counts_earlier_requests_of_the_same_batch(db_url: str) -> 
         ]
         with database.write() as c:
             entries = int(c.scalar(select(func.count()).select_from(ledger_entries)) or 0)
-            results = place_batch(c, orders, {"standard": load_ruleset("standard")})
+            results = place_batch(
+                c, orders, {"standard": load_ruleset("standard")}, policy_now_ms=clock()
+            )
         accepted = [isinstance(r, BetReceipt) for r in results]
         assert accepted == [True, True, False, True]
         refusal = results[2]
-        assert isinstance(refusal, BetRefusal) and refusal.code == "limit_exceeded"
+        assert isinstance(refusal, Refusal) and refusal.code == "limit_exceeded"
         assert refusal.message == "wager limit (24 hours) reached: 5.00 left of 30.00"
         with database.read() as c:
             assert c.scalar(select(func.sum(bets.c.stake))) == 3_000

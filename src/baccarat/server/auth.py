@@ -16,9 +16,7 @@ places nothing, and no bet waits for a read of its own.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
+from baccarat.server.clock import Clock
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store.players import token_hash
 from baccarat.store.sessions import LiveSession, live_session, touch_session
@@ -49,19 +47,18 @@ def bearer_token(header: str | None) -> str | None:
 class TokenBook:
     """Look tokens up in the database on every use, and keep their sessions from idling."""
 
-    def __init__(
-        self,
-        runner: StoreRunner,
-        idle_ms: int = 30 * 60_000,
-        now_ms: Callable[[], int] | None = None,
-    ) -> None:
+    def __init__(self, runner: StoreRunner, clock: Clock, idle_ms: int = 30 * 60_000) -> None:
         self.runner = runner
+        #: The clock sessions are judged by: the server's policy clock.
+        self.clock = clock
         #: A session unused this long is over.
         self.idle_ms = idle_ms
-        #: The clock sessions are judged by (the app factory installs the policy clock).
-        self.now_ms: Callable[[], int] = now_ms or (lambda: time.time_ns() // 1_000_000)
         #: Session hash -> its player: true for ever once true, so safe to keep.
         self._owners: dict[str, str] = {}
+
+    def now_ms(self) -> int:
+        """The sessions' clock now, in epoch milliseconds."""
+        return self.clock.now_ms()
 
     @property
     def touch_ms(self) -> int:

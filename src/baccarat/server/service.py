@@ -39,9 +39,20 @@ log = logging.getLogger("baccarat.server")
 class Service:
     """Everything one server holds while it runs."""
 
-    def __init__(self, config: ServerConfig, clock: Clock, pause: PauseHook) -> None:
+    def __init__(
+        self,
+        config: ServerConfig,
+        clock: Clock,
+        pause: PauseHook,
+        *,
+        policy_clock: Clock | None = None,
+    ) -> None:
         self.config = config
+        #: The dealers' clock (betting windows, reveal pauses).
         self.clock = clock
+        #: The clock of sessions and responsible gaming (limits, breaks, session time), on
+        #: the bet path too; tests move it days ahead without moving the dealers.
+        self.policy_clock = policy_clock or clock
         self.pause = pause
         self.metrics = Metrics()
         self.tables: dict[str, LiveTable] = {}
@@ -89,7 +100,9 @@ class Service:
         await asyncio.to_thread(database.ping)
         await asyncio.to_thread(upgrade, database)
         self._runner = StoreRunner(database)
-        self._tokens = TokenBook(self._runner, idle_ms=self.config.session_idle_ms)
+        self._tokens = TokenBook(
+            self._runner, self.policy_clock, idle_ms=self.config.session_idle_ms
+        )
         self._bet_queue = BetQueue(
             self._runner,
             self.rulesets,

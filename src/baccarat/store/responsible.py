@@ -9,21 +9,21 @@ The activity the limits are checked against is read from the ledger's own rows: 
 undone bets are left out: they risked nothing), one ``Deposit`` per cashier deposit.
 The guest demo credit is a ``deposit`` transaction without the cashier memo: not counted.
 
-The policy's clock is the server's injectable clock, installed on the database's engines
-with ``use_policy_clock``; without one, the database's clock is used.
+Time is an ``int`` of epoch milliseconds here: the caller passes the policy's ``now_ms``
+(the server's policy clock); the pure policy gets it as a ``datetime`` from this module.
 """
 
 from __future__ import annotations
 
 import json
-import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, select
 
+from baccarat.refusals import Refusal
 from baccarat.responsible import (
     NO_BREAKS,
     NO_LIMITS,
@@ -32,14 +32,12 @@ from baccarat.responsible import (
     Deposit,
     LimitSettings,
     PlayerState,
-    Refusal,
     Session,
     SessionSettings,
     Wager,
     may_bet,
 )
-from baccarat.responsible.instants import from_epoch_ms, to_epoch_ms
-from baccarat.store.clock import db_now
+from baccarat.responsible.instants import from_epoch_ms
 from baccarat.store.ledger import player_account
 from baccarat.store.schema import (
     bet_outcomes,
@@ -57,29 +55,14 @@ __all__ = [
     "load_activity",
     "load_controls",
     "player_state",
-    "policy_now",
     "save_controls",
-    "use_policy_clock",
 ]
 
 #: The memo of a cashier transaction (deposit or withdrawal), unlike the guest demo credit.
 CASHIER = "cashier"
 #: How far back the activity is read: the longest limit window (30 days) and a margin.
 ACTIVITY_DAYS = 31
-
-_CLOCKS: weakref.WeakKeyDictionary[Engine, Callable[[], int]] = weakref.WeakKeyDictionary()
-
-
-def use_policy_clock(engines: Iterable[Engine], now_ms: Callable[[], int]) -> None:
-    """Make ``now_ms`` the policy's clock for transactions on these engines."""
-    for engine in engines:
-        _CLOCKS[engine] = now_ms
-
-
-def policy_now(connection: Connection) -> int:
-    """The policy's ``now`` in ms: the installed clock, else the database's."""
-    clock = _CLOCKS.get(connection.engine)
-    return clock() if clock is not None else db_now(connection)
+_DAY_MS = timedelta(days=1) // timedelta(milliseconds=1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,11 +114,11 @@ def save_controls(connection: Connection, player_id: str, controls: Controls, at
 
 
 def load_activity(
-    connection: Connection, player_ids: Iterable[str], now: datetime
+    connection: Connection, player_ids: Iterable[str], now_ms: int
 ) -> dict[str, Activity]:
-    """Each player's wagers and cashier deposits of the last ``ACTIVITY_DAYS`` days."""
+    """Each player's wagers and cashier deposits of the ``ACTIVITY_DAYS`` days before ``now_ms``."""
     ids = sorted(set(player_ids))
-    since = to_epoch_ms(now - timedelta(days=ACTIVITY_DAYS))
+    since = now_ms - ACTIVITY_DAYS * _DAY_MS
     wagers: dict[str, list[Wager]] = {p: [] for p in ids}
     query = (
         select(
@@ -180,23 +163,23 @@ def load_activity(
     return {p: Activity(tuple(wagers[p]), tuple(deposits[p])) for p in ids}
 
 
-def player_state(connection: Connection, player_id: str, now: datetime) -> PlayerState:
-    """One player's whole state for the policy (no controls: the defaults)."""
+def player_state(connection: Connection, player_id: str, now_ms: int) -> PlayerState:
+    """One player's whole state for the policy at ``now_ms`` (no controls: the defaults)."""
     controls = load_controls(connection, [player_id]).get(player_id, Controls())
-    activity = load_activity(connection, [player_id], now)[player_id]
+    activity = load_activity(connection, [player_id], now_ms)[player_id]
     return PlayerState(controls.limits, controls.breaks, controls.session, activity)
 
 
 class BetGate:
-    """The policy on the bet path of one batch: states loaded once, wagers added as accepted."""
+    """The policy on the bet path of one batch at ``now_ms``: states loaded once, wagers
+    added as accepted."""
 
-    def __init__(self, connection: Connection, player_ids: Iterable[str]) -> None:
+    def __init__(self, connection: Connection, player_ids: Iterable[str], now_ms: int) -> None:
         controls = load_controls(connection, player_ids)
         self.states: dict[str, PlayerState] = {}
-        self.now = from_epoch_ms(0)
+        self.now = from_epoch_ms(now_ms)
         if controls:
-            self.now = from_epoch_ms(policy_now(connection))
-            activity = load_activity(connection, controls, self.now)
+            activity = load_activity(connection, controls, now_ms)
             self.states = {
                 p: PlayerState(c.limits, c.breaks, c.session, activity[p])
                 for p, c in controls.items()
