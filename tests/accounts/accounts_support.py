@@ -163,13 +163,14 @@ def service_fixture(db_url: str) -> Iterator[Service]:
     """The table service in-process: one standard table with a short betting window."""
     clock = MovableClock()
     # The tests move the clock days ahead: tokens neither idle out nor expire on their own
-    # (but a login's after ``session_ttl_ms``); test_accounts_session_lifetime tests those.
+    # (but a login's after ``session_lifetime_ms``); test_accounts_session_lifetime tests those.
     config = ServerConfig(
         db_url,
         tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
         session_idle_ms=365 * DAY_MS,
+        session_lifetime_ms=3_600_000,
         guest_lifetime_ms=365 * DAY_MS,
     )
-    app = create_app(config, policy_clock=clock, session_ttl_ms=3_600_000)
+    app = create_app(config, policy_clock=clock)
     with TestClient(app) as client:
         yield Service(client, clock, db_url)

@@ -44,8 +44,9 @@ def _serve(db_url: str, anchor: Path) -> TestClient:
         tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
         audit_anchor=anchor,
         audit_anchor_every=EVERY,
+        session_lifetime_ms=3_600_000,
     )
-    return TestClient(create_app(config, policy_clock=MovableClock(), session_ttl_ms=3_600_000))
+    return TestClient(create_app(config, policy_clock=MovableClock()))
 
 
 def _anchors(path: Path) -> list[Anchor]:

@@ -12,25 +12,19 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi import FastAPI
 
+from baccarat.server.actions import Accounts, Cashier, PlayerControls
+from baccarat.server.actions.reality_checks import push_reality_checks
 from baccarat.server.clock import Clock, SystemClock
 from baccarat.server.config import ServerConfig
-from baccarat.server.errors import ApiError, error_body, install_error_handlers
+from baccarat.server.errors import install_error_handlers
 from baccarat.server.feedsessions import watch_feed_sessions
 from baccarat.server.pause import PauseHook
 from baccarat.server.protections import Protections
-from baccarat.server.routers import ROUTERS, accounts, cashier, controls, history, rules, session
-from baccarat.server.routers.accounts import (
-    REFUSAL_STATUS,
-    AccountPolicy,
-    documented,
-)
+from baccarat.server.routers import ROUTERS
 from baccarat.server.service import Service
-from baccarat.store.responsible import use_policy_clock
 from baccarat.web.mount import mount_web
 
 __all__ = ["create_app"]
@@ -46,16 +40,6 @@ Registered players log in at `/api/sessions` (a token that expires); limits, bre
 session time limit and reality checks are enforced on every bet and deposit.
 """
 
-#: The player-account routers: accounts, the cashier, limits and breaks, the session, recall, rules.
-ACCOUNT_ROUTERS = (
-    accounts.router,
-    cashier.router,
-    controls.router,
-    session.router,
-    history.router,
-    rules.router,
-)
-
 
 def create_app(
     config: ServerConfig,
@@ -63,27 +47,25 @@ def create_app(
     clock: Clock | None = None,
     pause: PauseHook | None = None,
     policy_clock: Clock | None = None,
-    session_ttl_ms: int | None = None,
 ) -> FastAPI:
     """The app: its service starts (database, migrations, dealers) with the ASGI lifespan.
 
-    ``policy_clock`` (default: ``clock``) is the clock of accounts and responsible gaming:
-    session expiry, limits, breaks, session time, on the bet path too. Tests move it (a day
-    ahead, say) without moving the dealers' clock; ``session_ttl_ms`` is a login's lifetime
-    (default: the config's ``session_lifetime_ms``).
+    ``clock`` is the dealers' clock; ``policy_clock`` (default: ``clock``) is the clock of
+    sessions and responsible gaming (session expiry, limits, breaks, session time, on the
+    bet path too), passed to everything that judges them. Tests move it (a day ahead, say)
+    without moving the dealers.
     """
-    service = Service(config, clock or SystemClock(), pause or PauseHook.from_env())
-    account_clock = policy_clock or service.clock
+    service = Service(
+        config, clock or SystemClock(), pause or PauseHook.from_env(), policy_clock=policy_clock
+    )
+    account_clock = service.policy_clock
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
-        _app.state.protections.start()
-        service.tokens.now_ms = account_clock.now_ms
-        database = service.runner.database
-        use_policy_clock([database.write_engine, database.read_engine], account_clock.now_ms)
+        protections.start()
         pusher = asyncio.create_task(
-            session.push_reality_checks(service, account_clock), name="reality-checks"
+            push_reality_checks(service, account_clock), name="reality-checks"
         )
         watcher = asyncio.create_task(watch_feed_sessions(service), name="feed-sessions")
         try:
@@ -96,7 +78,7 @@ def create_app(
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
             await service.stop()
-            _app.state.protections.stop()
+            protections.stop()
 
     app = FastAPI(
         title="baccarat table service",
@@ -104,59 +86,16 @@ def create_app(
         description=DESCRIPTION,
         lifespan=lifespan,
     )
+    protections = Protections(app, config, service.metrics)
     app.state.service = service
-    app.state.accounts = AccountPolicy(account_clock, session_ttl_ms or config.session_lifetime_ms)
-    app.state.protections = Protections(app, config, service.metrics)
+    app.state.protections = protections
+    app.state.accounts = Accounts(service, protections.guard, account_clock)
+    app.state.controls = PlayerControls(service, account_clock)
+    app.state.cashier = Cashier(service, account_clock)
     install_error_handlers(app)
-    _map_policy_refusals(app)
-    for router in (*ROUTERS, *ACCOUNT_ROUTERS):
-        app.include_router(router)
-    _document_policy_refusals(app)
+    for router, responses in ROUTERS:
+        app.include_router(router, responses=responses)
     if config.static_dir is not None:
         mount_web(app, config.static_dir)  # `/` is the page itself, `/static` its files
 
     return app
-
-
-def _map_policy_refusals(app: FastAPI) -> None:
-    """Answer a responsible-gaming refusal with its status (403, or 409 for a reality check)
-    wherever it is raised: the bet routes pass unknown refusal codes on as 422."""
-
-    @app.exception_handler(ApiError)
-    async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        status = REFUSAL_STATUS.get(error.code, error.status)
-        headers = getattr(error, "headers", None)  # Retry-After of a 429
-        return JSONResponse(
-            error_body(error.code, error.message), status_code=status, headers=headers
-        )
-
-
-def _document_policy_refusals(app: FastAPI) -> None:
-    """Add the policy's 403 and 409 to the bet routes' documented responses."""
-    build = app.openapi
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema is None:
-            schema = build()
-            for path, operations in schema["paths"].items():
-                if not path.startswith("/api/tables/{table_id}/bets"):
-                    continue
-                for method, operation in operations.items():
-                    if method in ("post", "delete"):
-                        extra = documented(403, 409)
-                        for status, body in extra.items():
-                            operation["responses"].setdefault(
-                                str(status),
-                                {
-                                    "description": body["description"],
-                                    "content": {
-                                        "application/json": {
-                                            "schema": {"$ref": "#/components/schemas/ErrorBody"}
-                                        }
-                                    },
-                                },
-                            )
-            app.openapi_schema = schema
-        return app.openapi_schema
-
-    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,25 +1,59 @@
-"""FastAPI dependencies: the service, and the player behind a bearer token."""
+"""FastAPI dependencies and the parameters several routers share: the service, the player
+(and session) behind a bearer token, the player actions, ids in paths, Idempotency-Key."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from baccarat.server.actions import Accounts, Cashier, PlayerControls
 from baccarat.server.errors import ApiError
+from baccarat.server.models import KEY_PATTERN, PRINTABLE
 from baccarat.server.service import Service
+from baccarat.store.sessions import LiveSession
 
 __all__ = [
+    "AccountsDep",
     "Bettor",
+    "CashierDep",
+    "ControlsDep",
     "CurrentPlayer",
+    "CurrentToken",
+    "OptionalKey",
     "OptionalPlayer",
     "PassivePlayer",
+    "PassiveSession",
     "ServiceDep",
+    "ShoeId",
+    "TableId",
     "get_service",
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="The token of POST /api/players.")
+Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+
+#: A table id in a path, e.g. ``standard``.
+TableId = Annotated[
+    str, Path(max_length=64, pattern=PRINTABLE, description="A table id, e.g. 'standard'.")
+]
+#: A shoe id in a path.
+ShoeId = Annotated[str, Path(max_length=64, pattern=PRINTABLE)]
+#: An optional ``Idempotency-Key`` header (the cashier, undo).
+OptionalKey = Annotated[
+    str | None,
+    Header(
+        alias="Idempotency-Key",
+        min_length=1,
+        max_length=200,
+        pattern=KEY_PATTERN,
+        description="Optional: a fresh random string per request; resend it to retry safely.",
+    ),
+]
+
+_NO_TOKEN = "send 'Authorization: Bearer <token>'"
+_BAD_TOKEN = "unknown or expired token"
 
 
 async def get_service(request: Request) -> Service:
@@ -31,16 +65,33 @@ async def get_service(request: Request) -> Service:
 ServiceDep = Annotated[Service, Depends(get_service)]
 
 
-async def optional_player(
-    service: ServiceDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str | None:
+async def _accounts(request: Request) -> Accounts:
+    accounts: Accounts = request.app.state.accounts
+    return accounts
+
+
+async def _controls(request: Request) -> PlayerControls:
+    controls: PlayerControls = request.app.state.controls
+    return controls
+
+
+async def _cashier(request: Request) -> Cashier:
+    cashier: Cashier = request.app.state.cashier
+    return cashier
+
+
+AccountsDep = Annotated[Accounts, Depends(_accounts)]
+ControlsDep = Annotated[PlayerControls, Depends(_controls)]
+CashierDep = Annotated[Cashier, Depends(_cashier)]
+
+
+async def optional_player(service: ServiceDep, credentials: Credentials) -> str | None:
     """The caller's player id, ``None`` without a token; a 401 for a token nobody holds."""
     if credentials is None:
         return None
     player = await service.tokens.player(credentials.credentials)
     if player is None:
-        raise ApiError(401, "unauthorized", "unknown or expired token")
+        raise ApiError(401, "unauthorized", _BAD_TOKEN)
     return player
 
 
@@ -49,42 +100,54 @@ async def current_player(
 ) -> str:
     """The caller's player id; a 401 without a token."""
     if player is None:
-        raise ApiError(401, "unauthorized", "send 'Authorization: Bearer <token>'")
+        raise ApiError(401, "unauthorized", _NO_TOKEN)
     return player
 
 
 CurrentPlayer = Annotated[str, Depends(current_player)]
-
-
-async def passive_player(
-    service: ServiceDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> str:
-    """The caller's player id, for a request a page makes by itself (a poll): it is not a
-    use, so it does not keep the session from idling out. A 401 without a live token."""
-    if credentials is None:
-        raise ApiError(401, "unauthorized", "send 'Authorization: Bearer <token>'")
-    player = await service.tokens.player(credentials.credentials, touch=False)
-    if player is None:
-        raise ApiError(401, "unauthorized", "unknown or expired token")
-    return player
-
-
-PassivePlayer = Annotated[str, Depends(passive_player)]
 OptionalPlayer = Annotated[str | None, Depends(optional_player)]
 
 
-async def bettor(
-    service: ServiceDep,
-    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> tuple[str, str]:
+async def current_token(_player: CurrentPlayer, credentials: Credentials) -> str:
+    """The caller's bearer token, once ``CurrentPlayer`` has found it live."""
+    assert credentials is not None  # current_player has checked it
+    return credentials.credentials
+
+
+CurrentToken = Annotated[str, Depends(current_token)]
+
+
+async def passive_session(service: ServiceDep, credentials: Credentials) -> LiveSession:
+    """The caller's live session, for a request a page makes by itself (a poll, a feed
+    ticket): it is not a use, so it does not keep the session from idling out. A 401
+    without a live token."""
+    if credentials is None:
+        raise ApiError(401, "unauthorized", _NO_TOKEN)
+    session = await service.tokens.session(credentials.credentials, touch=False)
+    if session is None:
+        raise ApiError(401, "unauthorized", _BAD_TOKEN)
+    return session
+
+
+PassiveSession = Annotated[LiveSession, Depends(passive_session)]
+
+
+async def passive_player(session: PassiveSession) -> str:
+    """The player of ``passive_session``."""
+    return session.player_id
+
+
+PassivePlayer = Annotated[str, Depends(passive_player)]
+
+
+async def bettor(service: ServiceDep, credentials: Credentials) -> tuple[str, str]:
     """The caller's player id and session hash, for a bet (``TokenBook.bettor``: the bet queue
     checks the session live in the bet's transaction). A 401 without a live token."""
     if credentials is None:
-        raise ApiError(401, "unauthorized", "send 'Authorization: Bearer <token>'")
+        raise ApiError(401, "unauthorized", _NO_TOKEN)
     found = await service.tokens.bettor(credentials.credentials)
     if found is None:
-        raise ApiError(401, "unauthorized", "unknown or expired token")
+        raise ApiError(401, "unauthorized", _BAD_TOKEN)
     return found
 
 

@@ -1,40 +1,76 @@
-"""The API's request and response models (the OpenAPI contract at ``/docs``).
+"""The API's request and response models (the OpenAPI contract at ``/docs``): every route
+answers one of these, so the document at ``/openapi.json`` types every body.
 
 Money is an integer of minor units everywhere; a float or a string where a stake belongs
-is refused, not rounded.
+is refused, not rounded. Instants are ISO-8601 text here, at the edge, and integer epoch
+milliseconds everywhere inside. A key that a body leaves out in some states (the running
+session's figures, a limit change's ``confirmable_at``) is a field with a default that its
+route leaves unset (``response_model_exclude_unset``): absent, not ``null``.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt
 
+from baccarat.responsible import BreakKind, LimitKind, Period
 from baccarat.store.money import MONEY_LIMIT
 
 __all__ = [
     "KEY_PATTERN",
     "MAX_ID",
+    "MAX_INT",
     "PRINTABLE",
+    "AllowedBreaks",
+    "Amount",
+    "Balance",
     "BetRequest",
     "BetResponse",
+    "BreakModel",
+    "BreakRange",
+    "BreakRequest",
+    "BreakTaken",
+    "BreaksView",
+    "ClientConfig",
+    "Credentials",
     "ErrorBody",
     "ErrorDetail",
     "Health",
+    "HistoryPage",
+    "HistoryRound",
+    "HistorySpot",
+    "LimitChange",
+    "LimitChanged",
+    "LimitModel",
+    "LimitRequest",
+    "LimitUse",
+    "LimitsView",
+    "LoggedIn",
     "Me",
+    "PendingIncrease",
     "PlayerCreated",
     "PrintableName",
+    "RealityCheckModel",
+    "Registered",
     "RevealedCardModel",
     "RoundBet",
     "RoundId",
     "RoundState",
     "RoundView",
+    "RulesPage",
     "SeedRequest",
     "SeedResponse",
+    "SessionModel",
+    "SessionSettingsBody",
+    "SessionSettingsModel",
+    "SessionView",
+    "ShoePseudonym",
     "ShoeState",
     "ShoeView",
     "Stake",
     "TableView",
+    "Ticket",
 ]
 
 #: The largest amount a request may carry: 2**53, exact as a JSON number in every language.
@@ -57,6 +93,8 @@ PrintableName = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTA
 
 
 class _Model(BaseModel):
+    """Every model of the API: an unknown key in a request is refused, not ignored."""
+
     model_config = ConfigDict(extra="forbid")
 
 
@@ -227,3 +265,251 @@ class Health(_Model):
     status: Literal["ok"]
     database: str
     tables: list[str]
+
+
+class ClientConfig(_Model):
+    """What the page needs to know of the server's configuration."""
+
+    guests: bool = Field(description="Whether visitors may play as guests (demo money).")
+    demo_credit: int = Field(description="A new guest's demo credit, in minor units.")
+
+
+class Ticket(_Model):
+    ticket: str = Field(description="Connect to /ws/tables/{id}?ticket=...; works once.")
+    expires_at: str = Field(description="UTC; the ticket is refused from then on.")
+
+
+class ShoePseudonym(_Model):
+    shoe_id: str
+    pseudonym: str = Field(description="The `player` of your wagers in this shoe's record.")
+
+
+# Accounts and the cashier.
+
+
+class Credentials(_Model):
+    username: str = Field(min_length=1, max_length=64, pattern=PRINTABLE)
+    password: str = Field(min_length=1, max_length=1000)
+
+
+class Registered(_Model):
+    id: str
+    username: str
+    balance: int = Field(description="Minor units; deposit through POST /api/me/deposits.")
+
+
+class SessionSettingsModel(_Model):
+    time_limit_s: int | None = Field(description="The session time limit in seconds, or null.")
+    reality_check_every_s: int | None = Field(
+        description="The reality-check interval in seconds, or null."
+    )
+
+
+class SessionModel(_Model):
+    """A running responsible-gaming session (instants in UTC)."""
+
+    started_at: str
+    acknowledged_at: str | None = Field(description="The last reality check acknowledged.")
+    time_limit_s: int | None
+    reality_check_every_s: int | None
+    ends_at: str | None = Field(description="When the time limit ends the session, if set.")
+    reality_check_due_at: str | None
+
+
+class LoggedIn(_Model):
+    token: str = Field(description="Bearer token of this session; shown only once.")
+    player_id: str
+    username: str
+    expires_at: str = Field(description="UTC; the token is refused from then on.")
+    previous_login_at: str | None = Field(description="UTC; null at the first login.")
+    balance: int
+    session: SessionModel = Field(description="The responsible-gaming session just started.")
+
+
+class Amount(_Model):
+    amount: StrictInt = Field(ge=1, le=MONEY_LIMIT, description="Minor units.")
+
+
+class Balance(_Model):
+    amount: int
+    balance: int
+
+
+# Responsible gaming: the session, limits and breaks.
+
+_DAY_S = 24 * 3600
+
+
+class SessionSettingsBody(_Model):
+    time_limit_s: StrictInt | None = Field(
+        ge=300, le=_DAY_S, description="Session time limit in seconds (5 min to 24 h), or null."
+    )
+    reality_check_every_s: StrictInt | None = Field(
+        ge=300, le=_DAY_S, description="Reality-check interval in seconds (5 min to 24 h), or null."
+    )
+
+
+class RealityCheckModel(_Model):
+    type: Literal["reality_check"]
+    at: str
+    started_at: str
+    time_played_s: int
+    net_result: int
+    wagered: int
+    message: str
+
+
+class SessionView(_Model):
+    """The session as a client shows it. Without a running session, the running session's
+    figures (``session_ends_at`` to ``may_end``) are absent."""
+
+    settings: SessionSettingsModel
+    session: SessionModel | None
+    session_ends_at: str | None = None
+    time_played_s: int | None = None
+    net_result: int | None = None
+    limit_reached: bool | None = None
+    may_end: bool | None = None
+    reality_check_due: bool
+    reality_check: RealityCheckModel | None
+
+
+class LimitRequest(_Model):
+    kind: LimitKind
+    period: Period
+    amount: StrictInt | None = Field(
+        ge=1, le=MAX_INT, description="Minor units; null removes the limit (after 24 h)."
+    )
+
+
+class LimitModel(_Model):
+    kind: LimitKind
+    period: Period
+    amount: int
+
+
+class PendingIncrease(_Model):
+    kind: LimitKind
+    period: Period
+    amount: int | None = Field(description="The limit asked for; null removes it.")
+    requested_at: str
+    confirmable_at: str
+
+
+class LimitUse(_Model):
+    kind: LimitKind
+    period: Period
+    limit: int
+    used: int = Field(description="What the window holds (a net loss may be negative).")
+    left: int
+
+
+class LimitsView(_Model):
+    limits: list[LimitModel]
+    pending: list[PendingIncrease]
+    usage: list[LimitUse]
+
+
+class LimitChange(_Model):
+    """One change to one limit; ``confirmable_at`` only for a pending increase."""
+
+    kind: LimitKind
+    period: Period
+    before: int | None
+    after: int | None
+    status: Literal["applied", "pending", "confirmed", "cancelled"]
+    at: str
+    confirmable_at: str | None = None
+    message: str
+
+
+class LimitChanged(_Model):
+    change: LimitChange
+    limits: list[LimitModel]
+    pending: list[PendingIncrease]
+    usage: list[LimitUse]
+
+
+class BreakRequest(_Model):
+    kind: BreakKind
+    until: AwareDatetime = Field(description="When the break ends (with a UTC offset).")
+
+
+class BreakModel(_Model):
+    kind: BreakKind
+    started_at: str
+    until: str
+
+
+class BreakRange(_Model):
+    earliest: str
+    latest: str
+
+
+class AllowedBreaks(_Model):
+    time_out: BreakRange
+    self_exclusion: BreakRange
+
+
+class BreaksView(_Model):
+    time_out: BreakModel | None = Field(description="The latest time-out taken.")
+    self_exclusion: BreakModel | None = Field(description="The latest self-exclusion taken.")
+    in_force: BreakModel | None
+    allowed: AllowedBreaks = Field(description="The ends a new break may have, from now.")
+
+
+class BreakTaken(BreaksView):
+    sessions_ended: int
+
+
+# Game recall and the rules page.
+
+
+class HistorySpot(_Model):
+    bet: str
+    stake: int
+    outcome: Literal["settled", "voided", "undone"] | None
+    event: str | None
+    result: str | None
+    returned: int | None
+
+
+class HistoryRound(_Model):
+    round_id: int
+    table_id: str
+    number: int
+    time_ms: int
+    phase: str
+    void_reason: str | None
+    cards: list[str] | None
+    result: dict[str, Any] | None
+    bets: list[HistorySpot]
+    staked: int
+    returned: int
+    net: int
+    balance_before: int
+    balance_after: int
+    time: str = Field(description="UTC.")
+
+
+class HistoryPage(_Model):
+    page: int
+    per_page: int
+    total: int
+    pages: int
+    rounds: list[HistoryRound]
+
+
+class RulesPage(_Model):
+    """The rules page of a rule set (``baccarat.rulespage``)."""
+
+    ruleset: dict[str, str]
+    shoe: dict[str, Any]
+    chips: list[int]
+    drawing: dict[str, Any]
+    bets: list[dict[str, Any]]
+    house_edges: Literal["exact", "pending"]
+    house_edge_basis: str
+    rounding: str
+    interruption: str
+    fairness: dict[str, str]

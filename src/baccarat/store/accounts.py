@@ -38,6 +38,7 @@ __all__ = [
     "normalize_username",
     "open_session",
     "register",
+    "set_password_hash",
 ]
 
 _USERNAME = re.compile(r"[a-z0-9._-]{3,32}")
@@ -95,6 +96,13 @@ def open_session(connection: Connection, player_id: str, at: int, ttl_ms: int) -
         update(logins).where(logins.c.player_id == player_id).values(last_login_at=at)
     )
     return token, expires
+
+
+def set_password_hash(connection: Connection, player_id: str, password_hash: str) -> None:
+    """Replace the player's password hash (one made with current parameters)."""
+    connection.execute(
+        update(logins).where(logins.c.player_id == player_id).values(password_hash=password_hash)
+    )
 
 
 def cashier(connection: Connection, player_id: str, amount: int, at: int) -> int:

@@ -1,29 +1,55 @@
-"""One router per resource: players, tables, bets, rounds, shoes, health, the table feed."""
+"""One router per resource: players, tables, bets, rounds, shoes, health, the table feed, and
+the player's account (accounts and sessions, the cashier, limits and breaks, the session,
+recall, the rules page).
+
+A router parses a request, calls the service or a player action
+(``baccarat.server.actions``) and answers with a model of ``baccarat.server.models``; no
+router imports another: what several share is in ``baccarat.server.deps``.
+"""
 
 from __future__ import annotations
 
+from typing import Any
+
+from fastapi import APIRouter
+
 from baccarat.server.routers import (
+    accounts,
     bets,
+    cashier,
+    controls,
     feed,
     health,
+    history,
     players,
     pseudonyms,
     rounds,
+    rules,
+    session,
     shoes,
     tables,
     tickets,
 )
-
-ROUTERS = (
-    players.router,
-    tables.router,
-    bets.router,
-    rounds.router,
-    shoes.router,
-    pseudonyms.router,
-    health.router,
-    tickets.router,
-    feed.router,
-)
+from baccarat.server.routers.responses import errors
 
 __all__ = ["ROUTERS"]
+
+#: Every router in the order the app includes it, with the error responses its routes
+#: document besides their own: a bet is also refused by responsible gaming (403).
+ROUTERS: tuple[tuple[APIRouter, dict[int | str, dict[str, Any]]], ...] = (
+    (players.router, {}),
+    (tables.router, {}),
+    (bets.router, errors(403)),
+    (rounds.router, {}),
+    (shoes.router, {}),
+    (pseudonyms.router, {}),
+    (health.router, {}),
+    (tickets.router, {}),
+    (feed.router, {}),
+    (accounts.router, {}),
+    (cashier.router, {}),
+    (controls.router, {}),
+    (session.router, {}),
+    (history.router, {}),
+    (rules.router, {}),
+)

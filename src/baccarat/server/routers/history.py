@@ -8,14 +8,15 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
 from baccarat.server.clock import iso_utc
 from baccarat.server.deps import CurrentPlayer, ServiceDep
-from baccarat.server.routers.accounts import documented
+from baccarat.server.models import HistoryPage, HistoryRound
+from baccarat.server.routers.responses import errors
 from baccarat.store.history import RoundRecall, history_page
 
 __all__ = ["CSV_COLUMNS", "router"]
@@ -47,28 +48,28 @@ CSV_COLUMNS = (
 )
 
 
-def _json(recall: RoundRecall) -> dict[str, Any]:
-    return {**recall.to_json(), "time": iso_utc(recall.time_ms)}
+def _round(recall: RoundRecall) -> HistoryRound:
+    return HistoryRound.model_validate({**recall.to_json(), "time": iso_utc(recall.time_ms)})
 
 
-@router.get("/api/me/history", responses=documented(401, 422))
+@router.get("/api/me/history", responses=errors(401, 422))
 async def history(
     player: CurrentPlayer, service: ServiceDep, page: Page = 1, per_page: PerPage = 10
-) -> dict[str, Any]:
+) -> HistoryPage:
     """One page of the rounds the player bet on, newest first."""
     total, rounds = await service.runner.read(lambda c: history_page(c, player, page, per_page))
-    return {
-        "page": page,
-        "per_page": per_page,
-        "total": total,
-        "pages": (total + per_page - 1) // per_page,
-        "rounds": [_json(r) for r in rounds],
-    }
+    return HistoryPage(
+        page=page,
+        per_page=per_page,
+        total=total,
+        pages=(total + per_page - 1) // per_page,
+        rounds=[_round(r) for r in rounds],
+    )
 
 
 @router.get(
     "/api/me/history.csv",
-    responses={**documented(401), 200: {"content": {"text/csv": {}}}},
+    responses={**errors(401), 200: {"content": {"text/csv": {}}}},
     response_class=Response,
 )
 async def history_csv(player: CurrentPlayer, service: ServiceDep) -> Response:

@@ -7,23 +7,18 @@ asks here for their own to find their wagers in a record.
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
-from baccarat.server.deps import CurrentPlayer, ServiceDep
+from baccarat.server.deps import CurrentPlayer, ServiceDep, ShoeId
 from baccarat.server.errors import ApiError
+from baccarat.server.models import ShoePseudonym
 from baccarat.server.routers.responses import errors
-from baccarat.server.routers.shoes import ShoeId
 from baccarat.store.pseudonyms import pseudonym, record_key
 from baccarat.store.shoes import get_shoe
 
+__all__ = ["router"]
+
 router = APIRouter(tags=["shoes"])
-
-
-class ShoePseudonym(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    shoe_id: str
-    pseudonym: str = Field(description="The `player` of your wagers in this shoe's record.")
 
 
 @router.get("/api/me/shoes/{shoe_id}/pseudonym", responses=errors(401, 404, 422))

@@ -1,4 +1,5 @@
-"""The error responses each route documents in the OpenAPI schema."""
+"""The error responses each route documents in the OpenAPI schema: one helper, one text per
+status, every one with the error body."""
 
 from __future__ import annotations
 
@@ -9,13 +10,21 @@ from baccarat.server.models import ErrorBody
 __all__ = ["errors"]
 
 _TEXT = {
-    401: "No token, or a token nobody holds.",
+    401: "No token, a token nobody holds, or a wrong username or password.",
+    403: "Refused by responsible gaming (a break, the session time limit or a limit), a"
+    " guest's demo money at the cashier, or guests turned off.",
     404: "No such resource.",
-    409: "Betting on this round is closed, or the state does not allow it.",
-    422: "The request is invalid, refused by the table's limits, or the balance is too low.",
+    409: "Betting on this round is closed, a reality check is due, the name is taken, or the"
+    " state does not allow it.",
+    422: "The request is invalid, or refused by a rule (the table's limits, the balance,"
+    " responsible-gaming limits, breaks, the session).",
 }
 
 
 def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """``responses=`` for the given error statuses, all with the error body."""
+    """``responses=`` for the given error statuses, all with the error body.
+
+    >>> sorted(errors(401, 404))
+    [401, 404]
+    """
     return {status: {"model": ErrorBody, "description": _TEXT[status]} for status in statuses}

@@ -8,7 +8,7 @@ server deals by; a file path is never read from a request. Each page is computed
 from __future__ import annotations
 
 import asyncio
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path
 
@@ -16,14 +16,14 @@ from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset
 from baccarat.rulespage import rules_page
 from baccarat.server.deps import ServiceDep
 from baccarat.server.errors import ApiError
-from baccarat.server.models import PRINTABLE
-from baccarat.server.routers.accounts import documented
+from baccarat.server.models import PRINTABLE, RulesPage
+from baccarat.server.routers.responses import errors
 
 __all__ = ["router"]
 
 router = APIRouter(tags=["rules"])
 
-_PAGES: dict[tuple[int, str], dict[str, Any]] = {}
+_PAGES: dict[tuple[int, str], RulesPage] = {}
 
 RuleSetName = Annotated[str, Path(min_length=1, max_length=64, pattern=PRINTABLE)]
 
@@ -35,8 +35,8 @@ def _find(name: str, tables: dict[str, RuleSet]) -> RuleSet | None:
     return load_ruleset(name) if name in BUILTIN_RULESETS else None
 
 
-@router.get("/api/rules/{ruleset}", responses=documented(404, 422))
-async def rules(ruleset: RuleSetName, service: ServiceDep) -> dict[str, Any]:
+@router.get("/api/rules/{ruleset}", responses=errors(404, 422))
+async def rules(ruleset: RuleSetName, service: ServiceDep) -> RulesPage:
     """The rules page of a rule set: drawing rules, every pay table, the house edge of every
     bet, the rounding rule, the interruption policy and the fairness scheme."""
     key = (id(service), ruleset)
@@ -48,6 +48,6 @@ async def rules(ruleset: RuleSetName, service: ServiceDep) -> dict[str, Any]:
             raise ApiError(
                 404, "ruleset_not_found", f"no rule set {ruleset!r} (known: {', '.join(known)})"
             )
-        page = await asyncio.to_thread(rules_page, found)
+        page = RulesPage.model_validate(await asyncio.to_thread(rules_page, found))
         _PAGES[key] = page
     return page

@@ -3,23 +3,23 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import Connection
 
-from baccarat.server.deps import CurrentPlayer, ServiceDep
+from baccarat.server.deps import CurrentPlayer, ServiceDep, ShoeId
 from baccarat.server.errors import ApiError
-from baccarat.server.models import PRINTABLE, SeedRequest, SeedResponse, ShoeView
+from baccarat.server.models import SeedRequest, SeedResponse, ShoeView
 from baccarat.server.routers.responses import errors
 from baccarat.store.clock import db_now
 from baccarat.store.records import shoe_record
 from baccarat.store.shoes import ShoeRow, add_player_seed, get_shoe
 
-router = APIRouter(tags=["shoes"])
+__all__ = ["router"]
 
-ShoeId = Annotated[str, Path(max_length=64, pattern=PRINTABLE)]
+router = APIRouter(tags=["shoes"])
 
 
 @router.get("/api/shoes/{shoe_id}", responses=errors(404, 422))

@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from fastapi import APIRouter
 
-from fastapi import APIRouter, Path
-
-from baccarat.server.deps import ServiceDep
-from baccarat.server.models import PRINTABLE, TableView
+from baccarat.server.deps import ServiceDep, TableId
+from baccarat.server.models import TableView
 from baccarat.server.routers.responses import errors
 
-router = APIRouter(tags=["tables"])
+__all__ = ["router"]
 
-TableId = Annotated[
-    str, Path(max_length=64, pattern=PRINTABLE, description="A table id, e.g. 'standard'.")
-]
+router = APIRouter(tags=["tables"])
 
 
 @router.get("/api/tables")

@@ -1,0 +1,19 @@
+"""What a player does besides betting, one module per concern, each owning its transactions:
+``accounts`` (register, log in, log out), ``controls`` (limits, breaks, session settings,
+the reality check), ``cashier`` (deposits and withdrawals), ``reality_checks`` (pushing a
+due check to a player's feeds).
+
+Each is built once by the app factory with what it needs, the policy clock passed in
+explicitly; the routers parse a request, call one of them and answer with what it returns.
+A refusal of the catalogue (``baccarat.refusals``: the policy's, a reused key) comes back as
+a ``Refusal`` value (it wrote nothing), for the router to answer with its code's status
+(``errors.refused``); the actions' own refusals are raised as ``ApiError``.
+"""
+
+from __future__ import annotations
+
+from baccarat.server.actions.accounts import Accounts
+from baccarat.server.actions.cashier import Cashier
+from baccarat.server.actions.controls import PlayerControls
+
+__all__ = ["Accounts", "Cashier", "PlayerControls"]
