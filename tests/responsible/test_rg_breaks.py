@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from baccarat.refusals import RefusalCode
 from baccarat.responsible import (
     NO_BREAKS,
     Break,
@@ -16,7 +17,6 @@ from baccarat.responsible import (
     BreakKind,
     Breaks,
     PlayerState,
-    RefusalCode,
     allowed_range,
     check_breaks,
     may_bet,

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from baccarat.refusals import RefusalCode
 from baccarat.responsible import (
     COOLING_OFF,
     NO_LIMITS,
@@ -20,7 +21,6 @@ from baccarat.responsible import (
     LimitKind,
     LimitSettings,
     Period,
-    RefusalCode,
     Wager,
     binding_limit,
     cancel_pending,

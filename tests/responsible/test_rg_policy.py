@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from baccarat.refusals import RESPONSIBLE_GAMING, RefusalCode
 from baccarat.responsible import (
     NO_LIMITS,
     Activity,
@@ -20,7 +21,6 @@ from baccarat.responsible import (
     LimitSettings,
     Period,
     PlayerState,
-    RefusalCode,
     Session,
     SessionSettings,
     Wager,
@@ -80,7 +80,7 @@ def test_refusals_come_in_a_fixed_order() -> None:
         RefusalCode.REALITY_CHECK_DUE,
         RefusalCode.LIMIT_EXCEEDED,
     ]
-    assert {code.value for code in RefusalCode} == {
+    assert {code.value for code in RESPONSIBLE_GAMING} == {
         "limit_exceeded",
         "time_out",
         "self_excluded",

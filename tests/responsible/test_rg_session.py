@@ -6,10 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from baccarat.refusals import RefusalCode
 from baccarat.responsible import (
     Activity,
     PlayerState,
-    RefusalCode,
     Session,
     SessionError,
     SessionSettings,

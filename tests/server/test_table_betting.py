@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from baccarat.bets import BET_NAMES
+from baccarat.refusals import RefusalCode
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset
-from baccarat.table import BetError, Refusal, add_bets, check_bets, doubled, total_staked
+from baccarat.table import BetError, add_bets, check_bets, doubled, total_staked
 
 RULESETS = [load_ruleset(name) for name in BUILTIN_RULESETS]
 RICH = 10**12
@@ -23,7 +24,7 @@ def test_every_catalogue_bet_is_accepted_exactly_where_offered(ruleset: RuleSet,
     else:
         with pytest.raises(BetError) as refused:
             check_bets(ruleset, {spot: 1000}, balance=RICH)
-        assert refused.value.code is Refusal.NOT_OFFERED
+        assert refused.value.code is RefusalCode.NOT_OFFERED
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.name)
@@ -32,9 +33,12 @@ def test_limit_boundaries_of_every_offered_bet(ruleset: RuleSet) -> None:
         low, high = rule.min_stake, rule.max_stake
         assert check_bets(ruleset, {spot: low}, balance=RICH)
         assert check_bets(ruleset, {spot: high}, balance=RICH)
-        for stake, code in ((low - 1, Refusal.BELOW_MINIMUM), (high + 1, Refusal.ABOVE_MAXIMUM)):
+        for stake, code in (
+            (low - 1, RefusalCode.BELOW_MINIMUM),
+            (high + 1, RefusalCode.ABOVE_MAXIMUM),
+        ):
             if stake <= 0:
-                code = Refusal.BAD_STAKE
+                code = RefusalCode.BAD_STAKE
             with pytest.raises(BetError) as refused:
                 check_bets(ruleset, {spot: stake}, balance=RICH)
             assert refused.value.code is code
@@ -42,23 +46,23 @@ def test_limit_boundaries_of_every_offered_bet(ruleset: RuleSet) -> None:
         assert check_bets(ruleset, {spot: 1}, balance=RICH, placed={spot: low - 1 or low})
         with pytest.raises(BetError) as refused:
             check_bets(ruleset, {spot: 1}, balance=RICH, placed={spot: high})
-        assert refused.value.code is Refusal.ABOVE_MAXIMUM
+        assert refused.value.code is RefusalCode.ABOVE_MAXIMUM
 
 
 @pytest.mark.parametrize("stake", [0, -1, True, 1.5, "100", None])
 def test_a_stake_is_a_positive_integer(stake: object) -> None:
     with pytest.raises(BetError) as refused:
         check_bets(RULESETS[0], {"player": stake}, balance=RICH)  # type: ignore[dict-item]
-    assert refused.value.code is Refusal.BAD_STAKE
+    assert refused.value.code is RefusalCode.BAD_STAKE
 
 
 def test_unknown_and_empty_requests() -> None:
     with pytest.raises(BetError) as refused:
         check_bets(RULESETS[0], {"hot": 100}, balance=RICH)
-    assert refused.value.code is Refusal.UNKNOWN_BET
+    assert refused.value.code is RefusalCode.UNKNOWN_BET
     with pytest.raises(BetError) as refused:
         check_bets(RULESETS[0], {}, balance=RICH)
-    assert refused.value.code is Refusal.EMPTY
+    assert refused.value.code is RefusalCode.EMPTY
 
 
 spots = st.sampled_from((*BET_NAMES, "bogus"))
@@ -88,7 +92,7 @@ def test_a_request_is_accepted_whole_exactly_when_every_spot_and_the_balance_all
     if not expected:
         with pytest.raises(BetError) as refused:
             check_bets(ruleset, request, balance=balance, placed=placed)
-        if refused.value.code is Refusal.INSUFFICIENT_FUNDS:
+        if refused.value.code is RefusalCode.INSUFFICIENT_FUNDS:
             assert all(spot_ok(s, v) for s, v in request.items())
             assert sum(request.values()) > balance
         return

@@ -52,7 +52,6 @@ from baccarat.responsible.limits import (
     request_change,
 )
 from baccarat.responsible.policy import PlayerState, may_bet, may_deposit, may_play
-from baccarat.responsible.refusal import Refusal, RefusalCode
 from baccarat.responsible.session import (
     RealityCheck,
     Session,
@@ -82,8 +81,6 @@ __all__ = [
     "Period",
     "PlayerState",
     "RealityCheck",
-    "Refusal",
-    "RefusalCode",
     "Session",
     "SessionError",
     "SessionSettings",

@@ -28,8 +28,8 @@ from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible.instants import format_instant, require_aware
-from baccarat.responsible.refusal import Refusal, RefusalCode
 
 __all__ = [
     "NO_BREAKS",

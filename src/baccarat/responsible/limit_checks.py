@@ -23,11 +23,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible.activity import Activity, Totals
 from baccarat.responsible.instants import require_aware
 from baccarat.responsible.limits import KIND_ORDER, LimitKind, LimitSettings, Period, limit_name
 from baccarat.responsible.money import format_money
-from baccarat.responsible.refusal import Refusal, RefusalCode
 
 __all__ = ["LimitUsage", "binding_limit", "check_bet", "check_deposit", "usage"]
 

@@ -3,8 +3,8 @@
 ``may_bet`` and ``may_deposit`` combine the player's breaks, session and limits and return
 the first reason to refuse, or ``None``. The order is: self-exclusion, time-out, session
 time limit, reality check, then the limits (the binding one is named). Each refusal has a
-stable code (``RefusalCode``) for the API to map to an HTTP 4xx status. Withdrawals are
-never refused by this policy: a player can always take money out.
+stable code (``baccarat.refusals.RefusalCode``) for the API to map to an HTTP 4xx status.
+Withdrawals are never refused by this policy: a player can always take money out.
 
 >>> from dataclasses import replace
 >>> from datetime import UTC, datetime, timedelta
@@ -27,15 +27,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from baccarat.refusals import Refusal
 from baccarat.responsible.activity import NO_ACTIVITY, Activity
 from baccarat.responsible.breaks import NO_BREAKS, Breaks, check_breaks
 from baccarat.responsible.instants import require_aware
 from baccarat.responsible.limit_checks import check_bet, check_deposit
 from baccarat.responsible.limits import NO_LIMITS, LimitSettings
-from baccarat.responsible.refusal import Refusal, RefusalCode
 from baccarat.responsible.session import Session, check_session
 
-__all__ = ["PlayerState", "Refusal", "RefusalCode", "may_bet", "may_deposit", "may_play"]
+__all__ = ["PlayerState", "may_bet", "may_deposit", "may_play"]
 
 
 @dataclass(frozen=True, slots=True)

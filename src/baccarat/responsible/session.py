@@ -35,10 +35,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible.activity import Activity
 from baccarat.responsible.instants import format_duration, format_instant, require_aware
 from baccarat.responsible.money import format_money
-from baccarat.responsible.refusal import Refusal, RefusalCode
 
 __all__ = [
     "REALITY_CHECK_RANGE",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from baccarat.table.betting import (
     BetError,
-    Refusal,
     add_bets,
     check_bets,
     doubled,
@@ -38,7 +37,6 @@ __all__ = [
     "HandName",
     "Phase",
     "Recovery",
-    "Refusal",
     "RevealedCard",
     "Round",
     "TableSettings",

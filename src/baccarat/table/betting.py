@@ -21,34 +21,37 @@ baccarat.table.betting.BetError: insufficient_funds: the bets total 1000 but the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
 
 from baccarat.bets import BET_TYPES
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import RuleSet
 
-__all__ = ["BetError", "Refusal", "add_bets", "check_bets", "doubled", "total_staked"]
-
-
-class Refusal(StrEnum):
-    """Why a bet request was refused (the ``code`` of the API's error body)."""
-
-    EMPTY = "empty_bet"
-    UNKNOWN_BET = "unknown_bet"
-    NOT_OFFERED = "bet_not_offered"
-    BAD_STAKE = "invalid_stake"
-    BELOW_MINIMUM = "below_minimum"
-    ABOVE_MAXIMUM = "above_maximum"
-    INSUFFICIENT_FUNDS = "insufficient_funds"
-    NOTHING_TO_REPEAT = "no_previous_bets"
+__all__ = ["BetError", "add_bets", "check_bets", "doubled", "total_staked"]
 
 
 class BetError(ValueError):
-    """A refused bet request: a stable ``code`` and a message for people."""
+    """A refused bet request, carrying its ``Refusal`` (a stable code and a message for people).
 
-    def __init__(self, code: Refusal, message: str) -> None:
-        super().__init__(f"{code.value}: {message}")
-        self.code = code
-        self.message = message
+    >>> error = BetError(Refusal(RefusalCode.EMPTY, "a bet names at least one spot"))
+    >>> error.code, error.message
+    (<RefusalCode.EMPTY: 'empty_bet'>, 'a bet names at least one spot')
+    """
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(str(refusal))
+        self.refusal = refusal
+
+    @property
+    def code(self) -> RefusalCode:
+        return self.refusal.code
+
+    @property
+    def message(self) -> str:
+        return self.refusal.message
+
+
+def _refuse(code: RefusalCode, message: str) -> BetError:
+    return BetError(Refusal(code, message))
 
 
 def total_staked(bets: Mapping[str, int]) -> int:
@@ -94,38 +97,38 @@ def check_bets(
     player's money not yet staked.
     """
     if not request:
-        raise BetError(Refusal.EMPTY, "a bet names at least one spot")
+        raise _refuse(RefusalCode.EMPTY, "a bet names at least one spot")
     already = placed or {}
     for spot, stake in request.items():
         if spot not in BET_TYPES:
             known = ", ".join(BET_TYPES)
-            raise BetError(Refusal.UNKNOWN_BET, f"unknown bet {spot!r} (bets: {known})")
+            raise _refuse(RefusalCode.UNKNOWN_BET, f"unknown bet {spot!r} (bets: {known})")
         if not ruleset.offers(spot):
             offered = ", ".join(ruleset.bets)
-            raise BetError(
-                Refusal.NOT_OFFERED,
+            raise _refuse(
+                RefusalCode.NOT_OFFERED,
                 f"this table ({ruleset.name}) does not offer {spot!r} (offered: {offered})",
             )
         if isinstance(stake, bool) or not isinstance(stake, int) or stake <= 0:
-            raise BetError(
-                Refusal.BAD_STAKE,
+            raise _refuse(
+                RefusalCode.BAD_STAKE,
                 f"{spot}: a stake is a positive whole number of minor units, not {stake!r}",
             )
         rule = ruleset.bets[spot]
         total = already.get(spot, 0) + stake
         if total < rule.min_stake:
-            raise BetError(
-                Refusal.BELOW_MINIMUM,
+            raise _refuse(
+                RefusalCode.BELOW_MINIMUM,
                 f"{spot}: {total} on this spot is below the minimum of {rule.min_stake}",
             )
         if total > rule.max_stake:
-            raise BetError(
-                Refusal.ABOVE_MAXIMUM,
+            raise _refuse(
+                RefusalCode.ABOVE_MAXIMUM,
                 f"{spot}: {total} in all on this spot is above the maximum of {rule.max_stake}",
             )
     cost = total_staked(request)
     if cost > balance:
-        raise BetError(
-            Refusal.INSUFFICIENT_FUNDS, f"the bets total {cost} but the balance is {balance}"
+        raise _refuse(
+            RefusalCode.INSUFFICIENT_FUNDS, f"the bets total {cost} but the balance is {balance}"
         )
     return dict(request)
