@@ -1,12 +1,16 @@
 """API errors: every refusal is ``{"error": {"code": ..., "message": ...}}`` with a 4xx status.
 
 A handler raises ``ApiError``; validation errors of FastAPI and Starlette's HTTP errors are
-reshaped to the same body, so a client reads one error format everywhere.
+reshaped to the same body, so a client reads one error format everywhere. A refusal of the
+core (``baccarat.refusals.Refusal``) becomes an ``ApiError`` through ``refused``, with the
+one HTTP status of its code (``REFUSAL_STATUS``).
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -16,19 +20,61 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
 
-__all__ = ["ApiError", "error_body", "install_error_handlers"]
+from baccarat.refusals import Refusal, RefusalCode
+
+__all__ = ["REFUSAL_STATUS", "ApiError", "error_body", "install_error_handlers", "refused"]
 
 log = logging.getLogger("baccarat.server")
 
 
 class ApiError(Exception):
-    """A refusal with its HTTP status, a stable code and a message for people."""
+    """A refusal with its HTTP status, a stable code, a message for people and any headers."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(
+        self, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = None if headers is None else dict(headers)
+
+
+#: The HTTP status of every refusal code.
+REFUSAL_STATUS: Mapping[RefusalCode, int] = MappingProxyType(
+    {
+        RefusalCode.EMPTY: 422,
+        RefusalCode.UNKNOWN_BET: 422,
+        RefusalCode.NOT_OFFERED: 422,
+        RefusalCode.BAD_STAKE: 422,
+        RefusalCode.BELOW_MINIMUM: 422,
+        RefusalCode.ABOVE_MAXIMUM: 422,
+        RefusalCode.INSUFFICIENT_FUNDS: 422,
+        RefusalCode.NOTHING_TO_REPEAT: 422,
+        RefusalCode.NOTHING_TO_UNDO: 422,
+        RefusalCode.BETTING_CLOSED: 409,
+        RefusalCode.KEY_REUSED: 422,
+        RefusalCode.SESSION_ENDED: 401,
+        RefusalCode.LIMIT_EXCEEDED: 403,
+        RefusalCode.TIME_OUT: 403,
+        RefusalCode.SELF_EXCLUDED: 403,
+        RefusalCode.SESSION_LIMIT: 403,
+        # A reality check is a state to leave (acknowledge it), not a prohibition.
+        RefusalCode.REALITY_CHECK_DUE: 409,
+    }
+)
+
+
+def refused(refusal: Refusal) -> ApiError:
+    """A refusal as the API error the client sees, with its code's status.
+
+    >>> error = refused(Refusal(RefusalCode.BETTING_CLOSED, "betting on round 7 is closed"))
+    >>> error.status, error.code, error.message
+    (409, 'betting_closed', 'betting on round 7 is closed')
+    >>> set(REFUSAL_STATUS) == set(RefusalCode)
+    True
+    """
+    return ApiError(REFUSAL_STATUS[refusal.code], refusal.code.value, refusal.message)
 
 
 def error_body(code: str, message: str) -> dict[str, Any]:
@@ -60,7 +106,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse(error_body(error.code, error.message), status_code=error.status)
+        return JSONResponse(
+            error_body(error.code, error.message), status_code=error.status, headers=error.headers
+        )
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
