@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from baccarat.cli import app
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database
-from baccarat.store.placement import BetOrder, place_batch
+from baccarat.store.placement import place_batch
+from baccarat.table import BetOrder
 
 runner = CliRunner()
 

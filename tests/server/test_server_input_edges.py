@@ -12,12 +12,13 @@ import pytest
 from cashier_support import App, running_app
 from store_support import migrated, new_round, players, setup_table
 
+from baccarat.refusals import Refusal
 from baccarat.rulesets import load_ruleset
 from baccarat.server.bet_queue import BetQueue
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database
-from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal
 from baccarat.store.players import player_balance
+from baccarat.table import BetOrder, BetReceipt
 
 STANDARD = load_ruleset("standard")
 TOO_BIG = [2**31, 2**31 + 1, 2**53, 2**63 - 1, 2**63]
@@ -96,7 +97,7 @@ def test_an_idempotency_key_with_odd_characters_is_refused(app: App) -> None:
 
 async def through_the_bet_queue(
     database: Database, orders: list[BetOrder]
-) -> list[BetReceipt | BetRefusal | BaseException]:
+) -> list[BetReceipt | Refusal | BaseException]:
     """Submit every order at once to a bet queue (so they share a batch) that knows only the
     standard table's rules; each order's result or exception."""
     runner = StoreRunner(database)
@@ -125,7 +126,7 @@ def test_a_bad_order_never_fails_the_other_bets_of_its_batch(db_url: str) -> Non
     results = asyncio.run(through_the_bet_queue(database, orders))
     bad = [results[3], results[5]]
     good = [res for i, res in enumerate(results) if i not in (3, 5)]
-    assert all(isinstance(res, BetRefusal) for res in bad), bad
+    assert all(isinstance(res, Refusal) for res in bad), bad
     assert all(isinstance(res, BetReceipt) for res in good), good
     database = migrated(db_url)
     with database.read() as c:

@@ -23,8 +23,9 @@ from baccarat.store import Database, check_ledger, db_now
 from baccarat.store.cashier import CashierRefusal, move_money
 from baccarat.store.ledger import WORLD, Transaction, player_account, post
 from baccarat.store.money import MONEY_LIMIT, MoneyBounds
-from baccarat.store.placement import BetOrder, BetReceipt, place_batch
+from baccarat.store.placement import place_batch
 from baccarat.store.players import create_player, new_token, player_balance
+from baccarat.table import BetOrder, BetReceipt
 
 STANDARD = load_ruleset("standard")
 

@@ -15,16 +15,18 @@ from store_support import force_close, migrated, new_round, players, reload, set
 
 from baccarat.cards import full_deck
 from baccarat.coup import Coup, deal_from
+from baccarat.refusals import Refusal
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database, check_ledger, db_now
 from baccarat.store.bet_reads import player_round_bets
 from baccarat.store.ledger import LedgerError, Transaction, player_account
 from baccarat.store.migrate import current_revision, head_revision, upgrade
-from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal, place_batch
+from baccarat.store.placement import place_batch
 from baccarat.store.players import player_balance
 from baccarat.store.rounds import store_cards
 from baccarat.store.schema import metadata
 from baccarat.store.settlement import allocate, settle_round, void_round
+from baccarat.table import BetOrder, BetReceipt
 
 STANDARD = load_ruleset("standard")
 RULES = {"standard": STANDARD}
@@ -38,7 +40,7 @@ def database(db_url: str) -> Iterator[Database]:
     db.dispose()
 
 
-def place(db: Database, orders: list[BetOrder]) -> list[BetReceipt | BetRefusal]:
+def place(db: Database, orders: list[BetOrder]) -> list[BetReceipt | Refusal]:
     with db.write() as c:
         return place_batch(c, orders, RULES)
 
@@ -97,11 +99,11 @@ def test_a_batch_runs_each_request_whole_or_not_at_all(database: Database) -> No
     first, retry, reused, over, everything, broke, tie_limit = results
     assert isinstance(first, BetReceipt) and first.balance == CREDIT - 1100
     assert isinstance(retry, BetReceipt) and retry.replayed and retry.to_json() == first.to_json()
-    assert isinstance(reused, BetRefusal) and reused.code == "idempotency_key_reused"
-    assert isinstance(over, BetRefusal) and over.code == "above_maximum"
+    assert isinstance(reused, Refusal) and reused.code == "idempotency_key_reused"
+    assert isinstance(over, Refusal) and over.code == "above_maximum"
     assert isinstance(everything, BetReceipt) and everything.balance == 0
-    assert isinstance(broke, BetRefusal) and broke.code == "insufficient_funds"
-    assert isinstance(tie_limit, BetRefusal) and tie_limit.code == "above_maximum"
+    assert isinstance(broke, Refusal) and broke.code == "insufficient_funds"
+    assert isinstance(tie_limit, Refusal) and tie_limit.code == "above_maximum"
     assert balance(database, alice) == CREDIT - 1100 and balance(database, bob) == 0
     with database.read() as c:
         assert [b["stake"] for b in player_round_bets(c, r.id, alice)] == [1000, 100]
@@ -122,12 +124,12 @@ def test_no_bet_after_the_close_and_undo_only_while_open(database: Database) -> 
     assert isinstance(again, BetReceipt) and again.bets == {"player": 500}
     force_close(database, r.id)
     [late, late_undo] = place(database, [bet, undo])
-    assert isinstance(late, BetRefusal) and late.code == "betting_closed"
-    assert isinstance(late_undo, BetRefusal) and late_undo.code == "betting_closed"
+    assert isinstance(late, Refusal) and late.code == "betting_closed"
+    assert isinstance(late_undo, Refusal) and late_undo.code == "betting_closed"
     assert balance(database, alice) == CREDIT - 500
     other_table = BetOrder(alice, "ez", r.id, "place", {"player": 500})
     [wrong] = place(database, [other_table])
-    assert isinstance(wrong, BetRefusal) and wrong.code == "betting_closed"
+    assert isinstance(wrong, Refusal) and wrong.code == "betting_closed"
 
 
 def test_rebet_and_double_repeat_the_previous_round(database: Database) -> None:
@@ -316,6 +318,6 @@ def test_known_stakes_from_earlier_receipts_give_the_same_answers(database: Data
         [with_hint] = place_batch(c, [over], RULES, known)
         [without] = place_batch(c, [over], RULES)
         [last] = place_batch(c, [fits], RULES, known)
-    assert isinstance(with_hint, BetRefusal) and isinstance(without, BetRefusal)
+    assert isinstance(with_hint, Refusal) and isinstance(without, Refusal)
     assert with_hint.code == without.code == "above_maximum"
     assert isinstance(last, BetReceipt) and last.bets == {"tie": 200_000}

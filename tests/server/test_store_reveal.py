@@ -18,11 +18,11 @@ from baccarat.rulesets import load_ruleset
 from baccarat.server.dealer import squeeze_order
 from baccarat.store import Database, db_now
 from baccarat.store.history import history_page
-from baccarat.store.placement import BetOrder, BetReceipt, place_batch
+from baccarat.store.placement import place_batch
 from baccarat.store.records import shoe_record
 from baccarat.store.rounds import get_round, record_reveal, store_cards
 from baccarat.store.settlement import settle_round
-from baccarat.table import Phase, reveal_order
+from baccarat.table import BetOrder, BetReceipt, Phase, reveal_order
 from baccarat.table.reveal import reveal_bits
 
 STANDARD = load_ruleset("standard")

@@ -16,7 +16,8 @@ from store_support import migrated, new_round, players, setup_table
 
 from baccarat.rulesets import load_ruleset
 from baccarat.store import Database, check_ledger
-from baccarat.store.placement import BetOrder, place_batch
+from baccarat.store.placement import place_batch
+from baccarat.table import BetOrder
 
 STANDARD = load_ruleset("standard")
 STUCK = "rounds in play that no dealer will finish"

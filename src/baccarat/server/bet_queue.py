@@ -11,6 +11,10 @@ Requests are validated before they are queued (ids in range, printable strings) 
 store refuses an order for a round past the id column before any query, so this is the
 second line of defence.
 
+Every write to the bets goes through the queue: place, rebet, double, undo and undo_last
+alike, so each batch runs its requests in the order they came. The queue remembers each
+player's open stakes per round from the receipts, and hands them to a batch as it runs.
+
 An order that names its session (``BetOrder.session_hash``) is placed only if that session
 is live in the batch's own transaction (``store.sessions.confirm_sessions``): the HTTP layer
 remembers who holds a token, the bet queue makes sure the session has not ended since.
@@ -26,16 +30,18 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import RuleSet
 from baccarat.server.auth import TokenBook
 from baccarat.server.store_threads import StoreRunner
-from baccarat.store.placement import BetOrder, BetReceipt, BetRefusal, place_batch
+from baccarat.store.placement import place_batch
 from baccarat.store.sessions import confirm_sessions
+from baccarat.table import BetOrder, BetReceipt
 
-__all__ = ["SESSION_ENDED", "BetQueue"]
+__all__ = ["BetQueue"]
 
 #: The refusal of an order whose session ended before its batch was committed.
-SESSION_ENDED = BetRefusal("unauthorized", "unknown or expired token")
+_SESSION_ENDED = Refusal(RefusalCode.SESSION_ENDED, "unknown or expired token")
 
 log = logging.getLogger("baccarat.server")
 
@@ -43,7 +49,7 @@ log = logging.getLogger("baccarat.server")
 @dataclass
 class _Pending:
     order: BetOrder
-    future: asyncio.Future[BetReceipt | BetRefusal]
+    future: asyncio.Future[BetReceipt | Refusal]
 
 
 class BetQueue:
@@ -66,6 +72,7 @@ class BetQueue:
         self._queue: list[_Pending] = []
         #: Each player's open stakes per spot on a round, as committed receipts left them:
         #: the bet queue is the only writer of bets, so this spares re-summing a busy round.
+        #: A batch reads it when it runs (in the writer thread), after the batches before it.
         self._placed: dict[tuple[int, str], dict[str, int]] = {}
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -79,13 +86,9 @@ class BetQueue:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def forget(self, round_id: int, player_id: str) -> None:
-        """Drop what the bet queue remembers of a player's stakes on a round (a write went around it)."""
-        self._placed.pop((round_id, player_id), None)
-
-    async def submit(self, order: BetOrder) -> BetReceipt | BetRefusal:
+    async def submit(self, order: BetOrder) -> BetReceipt | Refusal:
         """Queue an order; returns once it is committed (or refused)."""
-        future: asyncio.Future[BetReceipt | BetRefusal] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[BetReceipt | Refusal] = asyncio.get_running_loop().create_future()
         self._queue.append(_Pending(order, future))
         self._ready.set()
         return await future
@@ -104,15 +107,8 @@ class BetQueue:
         rulesets = dict(self.rulesets())
         now = self._now()
         orders = [item.order for item in batch]
-        known = {
-            key: self._placed[key]
-            for key in {(o.round_id, o.player_id) for o in orders}
-            if key in self._placed
-        }
         try:
-            results = await self.runner.write(
-                lambda c: self._place(c, orders, rulesets, known, now)
-            )
+            results = await self.runner.write(lambda c: self._place(c, orders, rulesets, now))
         except Exception as error:
             log.warning(
                 "a bet batch of %d failed (%s); retrying its requests one by one",
@@ -138,33 +134,43 @@ class BetQueue:
         connection: Connection,
         orders: list[BetOrder],
         rulesets: Mapping[str, RuleSet],
-        known: Mapping[tuple[int, str], Mapping[str, int]] | None,
         now: int,
-    ) -> list[BetReceipt | BetRefusal]:
-        """``place_batch`` for the orders whose session is live now; the others refused."""
+    ) -> list[BetReceipt | Refusal]:
+        """``place_batch`` for the orders whose session is live now; the others refused.
+
+        It runs in the writer thread: the stakes it passes as known are those the receipts of
+        every earlier batch left, read now, not when the batch was queued.
+        """
         hashes = {o.session_hash for o in orders if o.session_hash is not None}
         live: set[str] = set()
         if hashes and self.sessions is not None:
             book = self.sessions
             live = confirm_sessions(connection, hashes, now, book.idle_ms, book.touch_ms)
         admitted = [o for o in orders if o.session_hash is None or o.session_hash in live]
-        placed = iter(place_batch(connection, admitted, rulesets, known))
+        known = {
+            (o.round_id, o.player_id): dict(self._placed[(o.round_id, o.player_id)])
+            for o in admitted
+            if o.round_id is not None and (o.round_id, o.player_id) in self._placed
+        }
+        # The policy's now is the sessions' clock; without sessions, the database's.
+        policy_now = None if self.sessions is None else now
+        placed = iter(place_batch(connection, admitted, rulesets, known, policy_now_ms=policy_now))
         return [
-            next(placed) if o.session_hash is None or o.session_hash in live else SESSION_ENDED
+            next(placed) if o.session_hash is None or o.session_hash in live else _SESSION_ENDED
             for o in orders
         ]
 
-    def _remember(self, orders: list[BetOrder], results: list[BetReceipt | BetRefusal]) -> None:
+    def _remember(self, orders: list[BetOrder], results: list[BetReceipt | Refusal]) -> None:
         if len(self._placed) > 100_000:
             self._placed.clear()  # old rounds' entries; anything missing is read again
         for order, result in zip(orders, results, strict=True):
             if isinstance(result, BetReceipt) and not result.replayed:
-                self._placed[(order.round_id, order.player_id)] = dict(result.bets)
+                self._placed[(result.round_id, order.player_id)] = dict(result.bets)
 
     async def _commit_one(self, item: _Pending, rulesets: Mapping[str, RuleSet], now: int) -> None:
         try:
             [result] = await self.runner.write(
-                lambda c: self._place(c, [item.order], rulesets, None, now)
+                lambda c: self._place(c, [item.order], rulesets, now)
             )
         except Exception as error:
             log.warning("a bet request failed alone: %s", _first_line(error))

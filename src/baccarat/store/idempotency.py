@@ -1,4 +1,4 @@
-"""Idempotency keys outside the bet queue: the cashier and the undo of the last bet.
+"""Idempotency keys outside the bet queue (which keeps its own in its batch): the cashier.
 
 A request sent with an ``Idempotency-Key`` is remembered with a hash of the request and the
 answer it got, in the transaction that acted on it. The same key with the same request gets
@@ -21,16 +21,15 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.store.schema import idempotency_keys
 
-__all__ = ["KeyReused", "recall", "remember", "request_fingerprint"]
+__all__ = ["KEY_REUSED", "recall", "remember", "request_fingerprint"]
 
-
-class KeyReused:
-    """The key was used before with a different request."""
-
-    code = "idempotency_key_reused"
-    message = "this Idempotency-Key was already used with a different request"
+#: The refusal of a key used before with a different request.
+KEY_REUSED = Refusal(
+    RefusalCode.KEY_REUSED, "this Idempotency-Key was already used with a different request"
+)
 
 
 def request_fingerprint(*parts: Any) -> str:
@@ -41,8 +40,8 @@ def request_fingerprint(*parts: Any) -> str:
 
 def recall(
     connection: Connection, player_id: str, key: str, request_hash: str
-) -> dict[str, Any] | KeyReused | None:
-    """The answer remembered for this key and request, ``KeyReused``, or ``None`` (a new key)."""
+) -> dict[str, Any] | Refusal | None:
+    """The answer remembered for this key and request, ``KEY_REUSED``, or ``None`` (a new key)."""
     row = connection.execute(
         select(idempotency_keys.c.request_hash, idempotency_keys.c.response).where(
             idempotency_keys.c.player_id == player_id, idempotency_keys.c.key == key
@@ -51,7 +50,7 @@ def recall(
     if row is None:
         return None
     if row.request_hash != request_hash:
-        return KeyReused()
+        return KEY_REUSED
     answer: dict[str, Any] = json.loads(row.response)
     return answer
 

@@ -1,109 +1,51 @@
-"""Placing bets in the ledger: a batch of requests in one transaction, and undo of all of them.
+"""Placing bets in the ledger: a batch of requests in one transaction, undos included.
 
 Accepting a bet moves its stake from the player to the table's stake account in the same
 transaction that records the bet. Many requests are accepted in one database transaction
 (group commit): one durable commit acknowledges them all. Each request is still all or
 nothing: it is checked whole, against the state left by the requests before it in the
 batch, before anything of it is written. A refused request writes nothing.
+
+Every request of the bet path is an order of a batch (``baccarat.table.BetOrder``): place,
+rebet, double, undo (all of a player's bets on the round) and undo_last (the last accepted
+request, ``store.undo_last``), each with its Idempotency-Key checked and remembered here.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from sqlalchemy import Connection, select, tuple_
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import RuleSet
 from baccarat.store.bet_reads import open_stakes, previous_bets
 from baccarat.store.clock import db_now
+from baccarat.store.idempotency import KEY_REUSED
 from baccarat.store.ledger import Transaction, balances, player_account, post, stake_account
 from baccarat.store.responsible import BetGate
 from baccarat.store.rounds import RoundRow, lock_rounds
 from baccarat.store.schema import bets, idempotency_keys
 from baccarat.store.settlement import return_stakes
-from baccarat.table import BetError, Refusal, add_bets, check_bets, doubled
+from baccarat.store.undo_last import undo_last
+from baccarat.table import BetError, BetOrder, BetReceipt, add_bets, check_bets, doubled
 
-__all__ = [
-    "CLOSED",
-    "KEY_REUSED",
-    "MAX_ROW_ID",
-    "Action",
-    "BetOrder",
-    "BetReceipt",
-    "BetRefusal",
-    "place_batch",
-]
+__all__ = ["MAX_ROW_ID", "place_batch"]
 
-Action = Literal["place", "rebet", "double", "undo"]
-
-
-@dataclass(frozen=True, slots=True)
-class BetOrder:
-    """One request of one player on one round."""
-
-    player_id: str
-    table_id: str
-    round_id: int
-    action: Action
-    bets: Mapping[str, int] = field(default_factory=dict)
-    #: The Idempotency-Key and a hash of the request it came with.
-    key: str | None = None
-    request_hash: str = ""
-    #: The hash of the bearer token's session, checked live in the batch's transaction.
-    session_hash: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class BetReceipt:
-    """An accepted request: what it added (or, for undo, returned) and where the player stands."""
-
-    round_id: int
-    action: Action
-    accepted: dict[str, int]
-    bets: dict[str, int]
-    balance: int
-    returned: int = 0
-    replayed: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "round_id": self.round_id,
-            "action": self.action,
-            "accepted": self.accepted,
-            "bets": self.bets,
-            "balance": self.balance,
-            "returned": self.returned,
-        }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> BetReceipt:
-        return cls(
-            round_id=data["round_id"],
-            action=data["action"],
-            accepted=dict(data["accepted"]),
-            bets=dict(data["bets"]),
-            balance=data["balance"],
-            returned=data["returned"],
-            replayed=True,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class BetRefusal:
-    """A refused request, which left no trace: a stable code and a message."""
-
-    code: str
-    message: str
-
-
-CLOSED = "betting_closed"
-KEY_REUSED = "idempotency_key_reused"
 #: The largest value of a 32-bit id column (``rounds.id``): an order naming a round past it
 #: is refused before any query, so it can never fail the batch it is in.
 MAX_ROW_ID = 2**31 - 1
+
+
+def _fits(order: BetOrder) -> bool:
+    """Whether the order may reach a query: its round id fits the column, or it names none."""
+    return order.round_id is None or 1 <= order.round_id <= MAX_ROW_ID
+
+
+def _not_this_table(round_id: int | None) -> Refusal:
+    return Refusal(RefusalCode.BETTING_CLOSED, f"round {round_id} is not a round of this table")
 
 
 class _Batch:
@@ -114,15 +56,19 @@ class _Batch:
         connection: Connection,
         orders: Sequence[BetOrder],
         known: Mapping[tuple[int, str], Mapping[str, int]],
+        policy_now_ms: int | None,
     ) -> None:
         self.connection = connection
         self.now = db_now(connection)
-        self.rounds = lock_rounds(connection, [o.round_id for o in orders])
+        self.rounds = lock_rounds(
+            connection, [o.round_id for o in orders if o.round_id is not None]
+        )
         players = sorted({o.player_id for o in orders})
         self.balance = balances(connection, [player_account(p) for p in players], lock=True)
         # Responsible gaming: the players' limits, breaks and session, under the lock.
-        self.gate = BetGate(connection, players)
-        pairs = {(o.round_id, o.player_id) for o in orders}
+        policy_now = self.now if policy_now_ms is None else policy_now_ms
+        self.gate = BetGate(connection, players, policy_now)
+        pairs = {(o.round_id, o.player_id) for o in orders if o.round_id is not None}
         self.placed: dict[tuple[int, str], dict[str, int]] = {
             pair: dict(known[pair]) for pair in pairs if pair in known
         }
@@ -155,26 +101,31 @@ class _Batch:
             self.connection.execute(idempotency_keys.insert(), self.key_rows)
         self.transactions, self.bet_rows, self.key_rows = [], [], []
 
-    def run(self, order: BetOrder, rulesets: Mapping[str, RuleSet]) -> BetReceipt | BetRefusal:
+    def run(self, order: BetOrder, rulesets: Mapping[str, RuleSet]) -> BetReceipt | Refusal:
+        # The key first: a retry gets its first answer even once the round has closed.
         if order.key is not None:
             prior = self.keys.get((order.player_id, order.key))
             if prior is not None:
                 request_hash, response = prior
                 if request_hash != order.request_hash:
-                    return BetRefusal(
-                        KEY_REUSED,
-                        "this Idempotency-Key was already used with a different request",
-                    )
+                    return KEY_REUSED
                 return BetReceipt.from_json(json.loads(response))
+        if order.round_id is None:
+            return Refusal(RefusalCode.BETTING_CLOSED, "no round is open for bets at this table")
         row = self.rounds.get(order.round_id)
         if row is None or row.table_id != order.table_id:
-            return BetRefusal(CLOSED, f"round {order.round_id} is not a round of this table")
+            return _not_this_table(order.round_id)
         if not row.domain().accepts_bets(self.now):
-            return BetRefusal(CLOSED, f"betting on round {order.round_id} is closed")
+            return Refusal(
+                RefusalCode.BETTING_CLOSED, f"betting on round {order.round_id} is closed"
+            )
+        receipt: BetReceipt | Refusal
         if order.action == "undo":
-            receipt: BetReceipt | BetRefusal = self._undo(order, row)
+            receipt = self._undo(order, row)
+        elif order.action == "undo_last":
+            receipt = self._undo_last(order, row)
         else:
-            receipt = self._place(order, rulesets[order.table_id])
+            receipt = self._place(order, row, rulesets[order.table_id])
         if isinstance(receipt, BetReceipt) and order.key is not None:
             text = json.dumps(receipt.to_json(), sort_keys=True)
             self.keys[(order.player_id, order.key)] = (order.request_hash, text)
@@ -189,17 +140,15 @@ class _Batch:
             )
         return receipt
 
-    def _place(self, order: BetOrder, ruleset: RuleSet) -> BetReceipt | BetRefusal:
+    def _place(self, order: BetOrder, row: RoundRow, ruleset: RuleSet) -> BetReceipt | Refusal:
         account = player_account(order.player_id)
-        placed = self.placed.get((order.round_id, order.player_id), {})
+        placed = self.placed.get((row.id, order.player_id), {})
         request: Mapping[str, int] = order.bets
         if order.action in ("rebet", "double"):
-            previous = previous_bets(
-                self.connection, order.table_id, order.player_id, order.round_id
-            )
+            previous = previous_bets(self.connection, order.table_id, order.player_id, row.id)
             if not previous:
-                return BetRefusal(
-                    Refusal.NOTHING_TO_REPEAT.value, "you had no bets in an earlier round here"
+                return Refusal(
+                    RefusalCode.NOTHING_TO_REPEAT, "you had no bets in an earlier round here"
                 )
             request = previous if order.action == "rebet" else doubled(previous)
         try:
@@ -207,18 +156,18 @@ class _Batch:
                 ruleset, request, balance=self.balance.get(account, 0), placed=placed
             )
         except BetError as error:
-            return BetRefusal(error.code.value, error.message)
+            return error.refusal
         total = sum(accepted.values())
         policy = self.gate.refuse(order.player_id, total)
         if policy is not None:
-            return BetRefusal(policy.code.value, policy.message)
+            return policy
         transaction = Transaction(
-            "bet", [(account, -total), (stake_account(order.table_id), total)], order.round_id
+            "bet", [(account, -total), (stake_account(order.table_id), total)], row.id
         )
         self.transactions.append(transaction)
         self.bet_rows.extend(
             {
-                "round_id": order.round_id,
+                "round_id": row.id,
                 "table_id": order.table_id,
                 "player_id": order.player_id,
                 "spot": spot,
@@ -230,8 +179,8 @@ class _Batch:
         )
         self.balance[account] = self.balance.get(account, 0) - total
         now_placed = add_bets(placed, accepted)
-        self.placed[(order.round_id, order.player_id)] = now_placed
-        return BetReceipt(order.round_id, order.action, accepted, now_placed, self.balance[account])
+        self.placed[(row.id, order.player_id)] = now_placed
+        return BetReceipt(row.id, order.action, accepted, now_placed, self.balance[account])
 
     def _undo(self, order: BetOrder, row: RoundRow) -> BetReceipt:
         self.flush()
@@ -241,8 +190,23 @@ class _Batch:
         )
         amount = returned.get(order.player_id, 0)
         self.balance[account] = self.balance.get(account, 0) + amount
-        self.placed[(order.round_id, order.player_id)] = {}
-        return BetReceipt(order.round_id, "undo", {}, {}, self.balance[account], returned=amount)
+        self.placed[(row.id, order.player_id)] = {}
+        return BetReceipt(row.id, "undo", {}, {}, self.balance[account], returned=amount)
+
+    def _undo_last(self, order: BetOrder, row: RoundRow) -> BetReceipt | Refusal:
+        # It reads the bets table: what the batch accepted before it must be written first.
+        self.flush()
+        amount = undo_last(self.connection, order.table_id, row.id, order.player_id, self.now)
+        if amount is None:
+            return Refusal(
+                RefusalCode.NOTHING_TO_UNDO, "you have no bet on this round to take back"
+            )
+        account = player_account(order.player_id)
+        self.balance[account] = self.balance.get(account, 0) + amount
+        pair = (row.id, order.player_id)
+        left = open_stakes(self.connection, [row.id], [order.player_id]).get(pair, {})
+        self.placed[pair] = dict(left)
+        return BetReceipt(row.id, "undo", {}, dict(left), self.balance[account], returned=amount)
 
 
 def place_batch(
@@ -250,21 +214,24 @@ def place_batch(
     orders: Sequence[BetOrder],
     rulesets: Mapping[str, RuleSet],
     known: Mapping[tuple[int, str], Mapping[str, int]] | None = None,
-) -> list[BetReceipt | BetRefusal]:
+    *,
+    policy_now_ms: int | None = None,
+) -> list[BetReceipt | Refusal]:
     """Run every order, in order, in the caller's transaction; one result per order.
 
     ``known`` may give a player's open stakes per spot on a round, as the receipts of
     earlier committed batches left them (``BetReceipt.bets``), to spare re-summing the
     round's bets: the only writer of bets, the server's bet queue, keeps it.
+    ``policy_now_ms`` is the responsible-gaming policy's now (default: the database's).
     """
     if not orders:
         return []
-    fit = [order for order in orders if 1 <= order.round_id <= MAX_ROW_ID]
-    batch = _Batch(connection, fit, known or {}) if fit else None
+    fit = [order for order in orders if _fits(order)]
+    batch = _Batch(connection, fit, known or {}, policy_now_ms) if fit else None
     results = [
         batch.run(order, rulesets)
-        if batch is not None and 1 <= order.round_id <= MAX_ROW_ID
-        else BetRefusal(CLOSED, f"round {order.round_id} is not a round of this table")
+        if batch is not None and _fits(order)
+        else _not_this_table(order.round_id)
         for order in orders
     ]
     if batch is not None:

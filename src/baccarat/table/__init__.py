@@ -1,4 +1,5 @@
-"""The live table domain, pure: round phases, bet validation, reveal order, crash policy.
+"""The live table domain, pure: round phases, bet validation, bet orders and receipts, reveal
+order, crash policy.
 
 Nothing here reads a clock, a database or the network; the server passes time in.
 
@@ -16,6 +17,7 @@ from baccarat.table.betting import (
     doubled,
     total_staked,
 )
+from baccarat.table.orders import Action, BetOrder, BetReceipt
 from baccarat.table.recovery import (
     RESTART_VOID_REASON,
     UNDEALT_VOID_REASON,
@@ -32,7 +34,10 @@ __all__ = [
     "ACTIONS",
     "RESTART_VOID_REASON",
     "UNDEALT_VOID_REASON",
+    "Action",
     "BetError",
+    "BetOrder",
+    "BetReceipt",
     "Dealing",
     "HandName",
     "Phase",

@@ -17,21 +17,14 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse
-from sqlalchemy import Connection
 
-from baccarat.server.bet_queue import SESSION_ENDED
-from baccarat.server.deps import Bettor, CurrentPlayer, ServiceDep
-from baccarat.server.errors import ApiError
+from baccarat.refusals import Refusal
+from baccarat.server.deps import Bettor, CurrentPlayer, OptionalKey, ServiceDep, TableId
+from baccarat.server.errors import refused
 from baccarat.server.models import KEY_PATTERN, MAX_ID, BetRequest, BetResponse, RepeatRequest
-from baccarat.server.routers.cashier import OptionalKey
 from baccarat.server.routers.responses import errors
-from baccarat.server.routers.tables import TableId
 from baccarat.server.service import Service
-from baccarat.store.clock import db_now
-from baccarat.store.idempotency import KeyReused, recall
-from baccarat.store.placement import CLOSED, KEY_REUSED, Action, BetOrder, BetReceipt, BetRefusal
-from baccarat.store.undo_last import undo_last
-from baccarat.table import Phase
+from baccarat.table import Action, BetOrder, Phase
 
 router = APIRouter(tags=["bets"])
 
@@ -46,8 +39,6 @@ IdempotencyKey = Annotated[
     ),
 ]
 
-_STATUS = {CLOSED: 409, KEY_REUSED: 422, SESSION_ENDED.code: 401}
-
 
 def request_hash(action: str, table_id: str, round_id: int, bets: Mapping[str, int]) -> str:
     """A fingerprint of a request, to tell a retry from another request under the same key.
@@ -60,66 +51,35 @@ def request_hash(action: str, table_id: str, round_id: int, bets: Mapping[str, i
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-async def _submit(
-    service: Service,
-    *,
+def _order(
     player: str,
     table_id: str,
     round_id: int,
     action: Action,
+    key: str,
+    session_hash: str,
     bets: Mapping[str, int] | None = None,
-    key: str | None = None,
-    fingerprint: str | None = None,
-    session_hash: str | None = None,
-) -> JSONResponse:
-    started = time.perf_counter()
-    service.table(table_id)
+) -> BetOrder:
+    """A bet request's order (a bettor's: its session is checked in the batch)."""
     wanted = dict(bets or {})
-    order = BetOrder(
-        player,
-        table_id,
-        round_id,
-        action,
-        wanted,
-        key,
-        fingerprint or request_hash(action, table_id, round_id, wanted),
-        session_hash,
-    )
+    fingerprint = request_hash(action, table_id, round_id, wanted)
+    return BetOrder(player, table_id, round_id, action, wanted, key, fingerprint, session_hash)
+
+
+async def _submit(service: Service, order: BetOrder) -> JSONResponse:
+    """Queue the order; answer its receipt, or raise its refusal with the refusal's status."""
+    started = time.perf_counter()
+    service.table(order.table_id)
     result = await service.bet_queue.submit(order)
     service.metrics.ack_seconds.observe(time.perf_counter() - started)
-    if isinstance(result, BetRefusal):
-        service.metrics.bets_refused.labels(table_id, result.code).inc()
-        raise ApiError(_STATUS.get(result.code, 422), result.code, result.message)
-    if not result.replayed and action != "undo":
-        service.metrics.bets_accepted.labels(table_id).inc()
-    return _response(result)
-
-
-async def _undo_last(
-    service: Service,
-    player: str,
-    table_id: str,
-    round_id: int,
-    key: str | None,
-    fingerprint: str,
-) -> JSONResponse:
-    def run(c: Connection) -> BetReceipt | BetRefusal:
-        return undo_last(c, table_id, round_id, player, db_now(c), key, fingerprint)
-
-    result = await service.runner.write(run)
-    # The bet queue remembers each player's stakes per round to spare re-reading them; this write
-    # went around it, so it must read them again.
-    service.bet_queue.forget(round_id, player)
-    if isinstance(result, BetRefusal):
-        service.metrics.bets_refused.labels(table_id, result.code).inc()
-        raise ApiError(_STATUS.get(result.code, 422), result.code, result.message)
-    return _response(result)
-
-
-def _response(receipt: BetReceipt) -> JSONResponse:
+    if isinstance(result, Refusal):
+        service.metrics.bets_refused.labels(order.table_id, result.code.value).inc()
+        raise refused(result)
+    if not result.replayed and order.action not in ("undo", "undo_last"):
+        service.metrics.bets_accepted.labels(order.table_id).inc()
     # Sent as is: the hot path skips re-validating a body the store built (it is the
     # documented BetResponse; the schema tests check every answer against it).
-    return JSONResponse(receipt.to_json())
+    return JSONResponse(result.to_json())
 
 
 @router.post(
@@ -140,16 +100,8 @@ async def place_bets(
     ``above_maximum``, ``unknown_bet``, ``bet_not_offered``, ``invalid_stake``,
     ``idempotency_key_reused`` (422).
     """
-    return await _submit(
-        service,
-        player=bettor[0],
-        session_hash=bettor[1],
-        table_id=table_id,
-        round_id=body.round_id,
-        action="place",
-        bets=body.bets,
-        key=key,
-    )
+    order = _order(bettor[0], table_id, body.round_id, "place", key, bettor[1], body.bets)
+    return await _submit(service, order)
 
 
 @router.delete(
@@ -174,30 +126,15 @@ async def undo_bets(
     ``idempotency_key_reused`` (422).
     """
     live = service.table(table_id)
+    action: Action = "undo_last" if last else "undo"
     # The request as sent (an omitted round is part of it), for the Idempotency-Key.
-    action = "undo_last" if last else "undo"
     fingerprint = request_hash(action, table_id, round_id or 0, {})
-    if key is not None:
-        prior = await service.runner.read(lambda c: recall(c, player, key, fingerprint))
-        if isinstance(prior, KeyReused):
-            raise ApiError(422, prior.code, prior.message)
-        if prior is not None:
-            return JSONResponse(prior)
-    if round_id is None:
-        if live.round is None or live.phase is not Phase.OPEN:
-            raise ApiError(409, CLOSED, "no round is open for bets at this table")
+    if round_id is None and live.round is not None and live.phase is Phase.OPEN:
         round_id = live.round.id
-    if last:
-        return await _undo_last(service, player, table_id, round_id, key, fingerprint)
-    return await _submit(
-        service,
-        player=player,
-        table_id=table_id,
-        round_id=round_id,
-        action="undo",
-        key=key,
-        fingerprint=fingerprint,
-    )
+    # With no round open, the order names none: the batch replays a retry's first answer
+    # (by its key) or refuses it (betting_closed).
+    order = BetOrder(player, table_id, round_id, action, {}, key, fingerprint)
+    return await _submit(service, order)
 
 
 @router.post(
@@ -214,13 +151,7 @@ async def rebet(
 ) -> JSONResponse:
     """Place again the bets of your previous round at this table."""
     return await _submit(
-        service,
-        player=bettor[0],
-        session_hash=bettor[1],
-        table_id=table_id,
-        round_id=body.round_id,
-        action="rebet",
-        key=key,
+        service, _order(bettor[0], table_id, body.round_id, "rebet", key, bettor[1])
     )
 
 
@@ -238,13 +169,7 @@ async def double(
 ) -> JSONResponse:
     """Place the bets of your previous round at this table, each stake doubled."""
     return await _submit(
-        service,
-        player=bettor[0],
-        session_hash=bettor[1],
-        table_id=table_id,
-        round_id=body.round_id,
-        action="double",
-        key=key,
+        service, _order(bettor[0], table_id, body.round_id, "double", key, bettor[1])
     )
 
 
