@@ -1,4 +1,9 @@
-"""``baccarat serve``: run the live table service (HTTP API, WebSocket feed, dealers)."""
+"""``baccarat serve``: run the live table service (HTTP API, WebSocket feed, dealers).
+
+The options are ``baccarat.server.config.Settings``: each may also come from the environment
+(``BACCARAT_PORT``, ``BACCARAT_METRICS_TOKEN``, ...), and an option given overrides it. So an
+option's default here is ``None``, "not given": the defaults are the ``Settings``'.
+"""
 
 from __future__ import annotations
 
@@ -13,7 +18,6 @@ if TYPE_CHECKING:
     from baccarat.store import Database
 
 # The server's own modules load inside the command: other commands should not pay for them.
-DEFAULT_TABLES = "standard,no-commission,ez"
 
 
 def open_database(url: str) -> Database:
@@ -62,10 +66,15 @@ def default_anchor_file() -> Path:
     return Path(platformdirs.user_data_dir("baccarat", appauthor=False)) / "audit-anchor.jsonl"
 
 
-@app.command("serve")
+@app.command(
+    "serve",
+    epilog="Every option may also be set in the environment as BACCARAT_ and its name in "
+    "capitals (BACCARAT_PORT=8080, BACCARAT_RATE_LIMIT as a JSON list); an option given "
+    "overrides it. Defaults: docs/table-service.md.",
+)
 def serve_command(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    host: Annotated[str | None, typer.Option(help="Address to listen on.")] = None,
+    port: Annotated[int | None, typer.Option(help="Port to listen on.")] = None,
     db: Annotated[
         str | None,
         typer.Option(
@@ -74,35 +83,36 @@ def serve_command(
         ),
     ] = None,
     tables: Annotated[
-        str,
+        str | None,
         typer.Option(
             help="Rule sets (names or TOML files), comma-separated: one table each; "
             "add ':face-down' or ':face-up' to choose a table's dealing."
         ),
-    ] = DEFAULT_TABLES,
+    ] = None,
     betting_seconds: Annotated[
-        float, typer.Option(help="Length of each betting window.", min=0.05)
-    ] = 15.0,
-    reveal_ms: Annotated[int, typer.Option(help="Pause before each card is turned.", min=0)] = 800,
+        float | None, typer.Option(help="Length of each betting window.")
+    ] = None,
+    reveal_ms: Annotated[int | None, typer.Option(help="Pause before each card is turned.")] = None,
     result_ms: Annotated[
-        int, typer.Option(help="Pause on the result before the next round.", min=0)
-    ] = 2000,
+        int | None, typer.Option(help="Pause on the result before the next round.")
+    ] = None,
     demo_credit: Annotated[
-        int, typer.Option(help="Credit of a new guest player, in minor units.", min=0)
-    ] = 1_000_000,
+        int | None, typer.Option(help="Credit of a new guest player, in minor units.")
+    ] = None,
     guests: Annotated[
-        str, typer.Option(help="on or off: whether visitors may play as guests (demo money).")
-    ] = "on",
+        str | None,
+        typer.Option(help="on or off: whether visitors may play as guests (demo money)."),
+    ] = None,
     max_deposit: Annotated[
-        int, typer.Option(help="The most one deposit may bring, in minor units.", min=1)
-    ] = 10**9,
+        int | None, typer.Option(help="The most one deposit may bring, in minor units.")
+    ] = None,
     max_balance: Annotated[
-        int,
-        typer.Option(help="The most a deposit may take a balance to, in minor units.", min=1),
-    ] = 10**12,
+        int | None,
+        typer.Option(help="The most a deposit may take a balance to, in minor units."),
+    ] = None,
     dealing: Annotated[
-        str, typer.Option(help="face-up or face-down: the default for every table.")
-    ] = "face-up",
+        str | None, typer.Option(help="face-up or face-down: the default for every table.")
+    ] = None,
     static: Annotated[
         Path | None, typer.Option(help="Folder served at /static (default: the browser table).")
     ] = None,
@@ -121,8 +131,8 @@ def serve_command(
         ),
     ] = None,
     audit_anchor_every: Annotated[
-        int, typer.Option(help="Anchor the audit head at least every N records.", min=1)
-    ] = 100,
+        int | None, typer.Option(help="Anchor the audit head at least every N records.")
+    ] = None,
     rate_limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -131,9 +141,9 @@ def serve_command(
         ),
     ] = None,
     rate_limit_delay: Annotated[
-        float,
-        typer.Option(help="Seconds a refused (429) request waits before its answer.", min=0),
-    ] = 1.0,
+        float | None,
+        typer.Option(help="Seconds a refused (429) request waits before its answer."),
+    ] = None,
     rate_limit_storage: Annotated[
         str | None,
         typer.Option(
@@ -149,8 +159,8 @@ def serve_command(
         ),
     ] = None,
     max_body_bytes: Annotated[
-        int, typer.Option(help="Largest request body accepted (413 past it).", min=1024)
-    ] = 65_536,
+        int | None, typer.Option(help="Largest request body accepted (413 past it).")
+    ] = None,
     metrics_bind: Annotated[
         str | None,
         typer.Option(help="Serve the Prometheus metrics on HOST:PORT, a listener of their own."),
@@ -158,104 +168,86 @@ def serve_command(
     metrics_token: Annotated[
         str | None,
         typer.Option(
-            envvar="BACCARAT_METRICS_TOKEN",
-            show_envvar=True,
             help="Serve /metrics on the public port to this bearer token (set it in the "
-            "environment: a command line is visible to every user). Neither: no metrics.",
+            "environment, BACCARAT_METRICS_TOKEN: a command line is visible to every user). "
+            "Neither: no metrics."
         ),
     ] = None,
     password_workers: Annotated[
-        int, typer.Option(help="Threads hashing passwords (0: half the cores).", min=0)
-    ] = 0,
+        int | None, typer.Option(help="Threads hashing passwords (0: half the cores).")
+    ] = None,
     password_cpu_share: Annotated[
-        float,
+        float | None,
         typer.Option(
-            help="The most of a core each hashing thread may use (0-1]: a login flood then "
-            "slows logins, not the tables.",
-            min=0.01,
-            max=1.0,
+            help="The most of a core each hashing thread may use (0-1]: a login "
+            "flood then slows logins, not the tables."
         ),
-    ] = 0.25,
+    ] = None,
     idle_minutes: Annotated[
-        float,
-        typer.Option(help="A token (a login's or a guest's) unused this long is over.", min=1),
-    ] = 30.0,
+        float | None,
+        typer.Option(help="A token (a login's or a guest's) unused this long is over."),
+    ] = None,
     session_hours: Annotated[
-        float, typer.Option(help="A login's token is over this long after the login.", min=0.1)
-    ] = 12.0,
+        float | None, typer.Option(help="A login's token is over this long after the login.")
+    ] = None,
     guest_hours: Annotated[
-        float, typer.Option(help="A guest's token is over this long after it was made.", min=0.1)
-    ] = 24.0,
+        float | None,
+        typer.Option(help="A guest's token is over this long after it was made."),
+    ] = None,
 ) -> None:
     """Run the live tables until stopped (Ctrl-C)."""
     import uvicorn
 
     from baccarat.cli.protect import protection_settings, uvicorn_proxy_options
-    from baccarat.rulesets import RuleSetError
-    from baccarat.server import ServerConfig, create_app, default_static_dir, tables_from
+    from baccarat.server import ServerConfig, create_app, default_static_dir
+    from baccarat.server.config import Settings
     from baccarat.server.wsprotocol import WS_MAX_BYTES, FeedProtocol
     from baccarat.store import default_database_url
-    from baccarat.table import Dealing
 
-    if dealing not in ("face-up", "face-down"):
-        fail(f"--dealing must be 'face-up' or 'face-down', not {dealing!r}")
-    if guests not in ("on", "off"):
-        fail(f"--guests must be 'on' or 'off', not {guests!r}")
-    specs = [part.strip() for part in tables.split(",") if part.strip()]
-    if not specs:
-        fail("--tables names no rule set")
-    mode: Dealing = "face-up" if dealing == "face-up" else "face-down"
+    # The options given (a repeatable option not given is an empty list): they override the
+    # environment; the rest comes from it or from the Settings' defaults.
+    options = {name: value for name, value in locals().items() if name in Settings.model_fields}
+    given = {name: None if value == [] else value for name, value in options.items()}
     try:
-        settings = tables_from(
-            specs,
-            betting_ms=max(1, round(betting_seconds * 1000)),
-            reveal_ms=reveal_ms,
-            result_ms=result_ms,
-            dealing=mode,
-        )
-    except (RuleSetError, ValueError) as error:
+        settings = Settings.load(**given)
+        tables_settings = settings.table_settings()
+    except ValueError as error:  # a bad value, or a rule set that cannot be loaded
         fail(str(error))
     protections = protection_settings(
-        rate_limit or [],
-        rate_limit_storage,
-        max_body_bytes,
-        metrics_bind,
-        metrics_token,
-        password_workers,
-        rate_limit_delay,
-        password_cpu_share,
+        list(settings.rate_limit),
+        settings.rate_limit_storage,
+        settings.max_body_bytes,
+        settings.metrics_bind,
+        settings.metrics_token,
+        settings.password_workers,
+        settings.rate_limit_delay,
+        settings.password_cpu_share,
     )
-    from baccarat.store.money import MoneyBounds
-
-    try:
-        MoneyBounds(max_deposit, max_balance)
-    except ValueError as error:
-        fail(str(error))
-    if demo_credit > max_balance:
-        fail(f"--demo-credit ({demo_credit}) cannot exceed --max-balance ({max_balance})")
-    url = db or default_database_url()
+    url = settings.db or default_database_url()
     database = open_database(url)
-    seal_seeds(database, seed_key_file)
+    seal_seeds(database, settings.seed_key_file)
     database.dispose()
-    if audit_anchor is None and db is None:
-        audit_anchor = default_anchor_file()
+    anchor = settings.audit_anchor
+    if anchor is None and settings.db is None:
+        anchor = default_anchor_file()
     config = ServerConfig(
         url,
-        settings,
-        demo_credit=demo_credit,
-        max_deposit=max_deposit,
-        max_balance=max_balance,
-        guests=guests == "on",
-        static_dir=static or default_static_dir(),
-        seed_key_file=seed_key_file,
-        audit_anchor=audit_anchor,
-        audit_anchor_every=audit_anchor_every,
-        session_idle_ms=round(idle_minutes * 60_000),
-        session_lifetime_ms=round(session_hours * 3_600_000),
-        guest_lifetime_ms=round(guest_hours * 3_600_000),
+        tables_settings,
+        demo_credit=settings.demo_credit,
+        max_deposit=settings.max_deposit,
+        max_balance=settings.max_balance,
+        guests=settings.guests == "on",
+        static_dir=settings.static or default_static_dir(),
+        seed_key_file=settings.seed_key_file,
+        audit_anchor=anchor,
+        audit_anchor_every=settings.audit_anchor_every,
+        session_idle_ms=round(settings.idle_minutes * 60_000),
+        session_lifetime_ms=round(settings.session_hours * 3_600_000),
+        guest_lifetime_ms=round(settings.guest_hours * 3_600_000),
         **protections,
     )
-    names = ", ".join(t.table_id for t in settings)
+    host, port = settings.host, settings.port
+    names = ", ".join(t.table_id for t in tables_settings)
     console.print(f"baccarat table service on http://{host}:{port}/  (tables: {names})")
     console.print(f"database: {database.url}   API: http://{host}:{port}/docs   Ctrl-C to stop")
     server = uvicorn.Server(
@@ -271,7 +263,7 @@ def serve_command(
             ws_max_size=WS_MAX_BYTES,
             timeout_keep_alive=30,
             server_header=False,
-            **uvicorn_proxy_options(forwarded_allow_ips),
+            **uvicorn_proxy_options(settings.forwarded_allow_ips),
         )
     )
     server.run()

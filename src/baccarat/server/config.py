@@ -1,5 +1,20 @@
 """The configuration of one server: database, tables, credit, static files.
 
+``Settings`` is everything ``baccarat serve`` takes, read from ``BACCARAT_*`` environment
+variables (``BACCARAT_PORT=8080``, ``BACCARAT_METRICS_TOKEN=...``; a list such as
+``BACCARAT_RATE_LIMIT`` is JSON); a flag given on the command line overrides it.
+``ServerConfig`` is what ``create_app`` needs, built from them.
+
+>>> settings = Settings(port=8080, tables="standard, ez:face-down")
+>>> settings.port, [(t.table_id, t.dealing) for t in settings.table_settings()]
+(8080, [('standard', 'face-up'), ('ez', 'face-down')])
+>>> Settings(port=0)
+Traceback (most recent call last):
+...
+pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings
+port
+  Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]
+    ...
 >>> config = ServerConfig("sqlite:///x.db", tables_from(["standard", "ez"], betting_ms=1000))
 >>> [t.table_id for t in config.tables], config.tables[0].betting_ms
 (['standard', 'ez'], 1000)
@@ -15,15 +30,111 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Literal, Self
+
+from pydantic import Field, ValidationError, model_validator
+from pydantic_core import ErrorDetails
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from baccarat.rulesets import load_ruleset
 from baccarat.server.ratelimit import RateLimitSettings
 from baccarat.store.money import DEFAULT_MAX_BALANCE, DEFAULT_MAX_DEPOSIT, MoneyBounds
 from baccarat.table import Dealing, TableSettings
 
-__all__ = ["DEFAULT_TABLES", "ServerConfig", "default_static_dir", "tables_from"]
+__all__ = [
+    "DEFAULT_TABLES",
+    "ENV_PREFIX",
+    "ServerConfig",
+    "Settings",
+    "default_static_dir",
+    "tables_from",
+]
 
 DEFAULT_TABLES = ("standard", "no-commission", "ez")
+#: The prefix of the environment variables ``Settings`` reads (``BACCARAT_PORT``, ...).
+ENV_PREFIX = "BACCARAT_"
+
+
+class Settings(BaseSettings):
+    """Everything ``baccarat serve`` takes: each field is the option of its name
+    (``--betting-seconds``) and the environment variable ``BACCARAT_`` + its name in capitals
+    (``BACCARAT_BETTING_SECONDS``); an option given overrides the variable.
+
+    ``BACCARAT_SEED_KEY`` is not a setting: it is the seed key itself, which the key source
+    reads (``baccarat.store.keyfile``) and which never appears in a command line.
+    """
+
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", frozen=True)
+
+    host: str = Field("127.0.0.1", description="Address to listen on.")
+    port: int = Field(8000, ge=1, le=65535, description="Port to listen on.")
+    #: ``None``: a SQLite file in the user data directory.
+    db: str | None = Field(None, description="Database URL: sqlite:///FILE or postgresql://...")
+    tables: str = Field(",".join(DEFAULT_TABLES), description="Rule sets, comma-separated.")
+    betting_seconds: float = Field(15.0, ge=0.05, description="Length of each betting window.")
+    reveal_ms: int = Field(800, ge=0, description="Pause before each card is turned.")
+    result_ms: int = Field(2000, ge=0, description="Pause on the result before the next round.")
+    demo_credit: int = Field(1_000_000, ge=0, description="A new guest's credit, minor units.")
+    guests: Literal["on", "off"] = Field("on", description="Whether visitors may play as guests.")
+    max_deposit: int = Field(10**9, ge=1, description="The most one deposit may bring.")
+    max_balance: int = Field(10**12, ge=1, description="The most a deposit may take a balance to.")
+    dealing: Literal["face-up", "face-down"] = Field("face-up", description="Tables' default.")
+    static: Path | None = Field(None, description="Folder served at /static.")
+    seed_key_file: Path | None = Field(None, description="Key file sealing the shoe seeds.")
+    audit_anchor: Path | None = Field(None, description="File the audit chain's head goes to.")
+    audit_anchor_every: int = Field(100, ge=1, description="Anchor at least every N records.")
+    rate_limit: tuple[str, ...] = Field((), description="NAME=RATE changes, or 'off'.")
+    rate_limit_delay: float = Field(1.0, ge=0, description="Seconds a 429 waits.")
+    rate_limit_storage: str | None = Field(None, description="memory:// or redis://HOST:PORT.")
+    forwarded_allow_ips: str | None = Field(None, description="Proxies trusted for XFF.")
+    max_body_bytes: int = Field(65_536, ge=1024, description="Largest request body.")
+    metrics_bind: str | None = Field(None, description="HOST:PORT of a metrics listener.")
+    metrics_token: str | None = Field(None, description="Bearer token of /metrics.")
+    password_workers: int = Field(0, ge=0, description="Threads hashing passwords (0: half).")
+    password_cpu_share: float = Field(0.25, ge=0.01, le=1.0, description="Of a core, at most.")
+    idle_minutes: float = Field(30.0, ge=1, description="A token unused this long is over.")
+    session_hours: float = Field(12.0, ge=0.1, description="A login's token lifetime.")
+    guest_hours: float = Field(24.0, ge=0.1, description="A guest's token lifetime.")
+
+    @model_validator(mode="after")
+    def _bounds_in_order(self) -> Self:
+        MoneyBounds(self.max_deposit, self.max_balance)  # a ValueError names the bad one
+        if self.demo_credit > self.max_balance:
+            raise ValueError(
+                f"--demo-credit ({self.demo_credit}) cannot exceed --max-balance ({self.max_balance})"
+            )
+        return self
+
+    @classmethod
+    def load(cls, **given: object) -> Settings:
+        """The settings of the environment, overridden by the options ``given`` (a ``None``
+        is an option not given); a ``ValueError`` in one line for a bad value.
+
+        >>> Settings.load(port=None, dealing="face-down").dealing
+        'face-down'
+        >>> Settings.load(dealing="sideways")
+        Traceback (most recent call last):
+        ...
+        ValueError: --dealing must be 'face-up' or 'face-down', not 'sideways' (the option or BACCARAT_DEALING)
+        """
+        try:
+            return cls(**{name: value for name, value in given.items() if value is not None})
+        except ValidationError as error:
+            raise ValueError("; ".join(_problem(e) for e in error.errors())) from None
+
+    def table_settings(self) -> tuple[TableSettings, ...]:
+        """One table per rule set of ``tables`` (``tables_from``); a ``ValueError`` or a
+        ``RuleSetError`` for a list that names none, twice the same, or an unknown one."""
+        specs = [part.strip() for part in self.tables.split(",") if part.strip()]
+        if not specs:
+            raise ValueError("--tables names no rule set")
+        return tables_from(
+            specs,
+            betting_ms=max(1, round(self.betting_seconds * 1000)),
+            reveal_ms=self.reveal_ms,
+            result_ms=self.result_ms,
+            dealing=self.dealing,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +205,17 @@ class ServerConfig:
     def money_bounds(self) -> MoneyBounds:
         """The cashier's bounds (``max_deposit``, ``max_balance``)."""
         return MoneyBounds(self.max_deposit, self.max_balance)
+
+
+def _problem(error: ErrorDetails) -> str:
+    """One validation error as a sentence about the option (or variable) that caused it."""
+    message = error["msg"].removeprefix("Value error, ")
+    if not error["loc"]:
+        return message
+    name = str(error["loc"][0])
+    message = message.replace("Input should", "must", 1)
+    where = f"the option or {ENV_PREFIX}{name.upper()}"
+    return f"--{name.replace('_', '-')} {message}, not {error['input']!r} ({where})"
 
 
 def tables_from(
