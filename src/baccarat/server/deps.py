@@ -28,7 +28,6 @@ __all__ = [
     "ServiceDep",
     "ShoeId",
     "TableId",
-    "get_service",
 ]
 
 _bearer = HTTPBearer(auto_error=False, description="The token of POST /api/players.")
@@ -56,13 +55,13 @@ _NO_TOKEN = "send 'Authorization: Bearer <token>'"
 _BAD_TOKEN = "unknown or expired token"
 
 
-async def get_service(request: Request) -> Service:
+async def _service(request: Request) -> Service:
     # async on purpose: FastAPI runs a plain ``def`` dependency in a worker thread.
     service: Service = request.app.state.service
     return service
 
 
-ServiceDep = Annotated[Service, Depends(get_service)]
+ServiceDep = Annotated[Service, Depends(_service)]
 
 
 async def _accounts(request: Request) -> Accounts:

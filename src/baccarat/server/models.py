@@ -50,7 +50,6 @@ __all__ = [
     "Me",
     "PendingIncrease",
     "PlayerCreated",
-    "PrintableName",
     "RealityCheckModel",
     "Registered",
     "RevealedCardModel",
@@ -88,8 +87,6 @@ RoundId = Annotated[int, Field(ge=1, le=MAX_ID, strict=True)]
 #: A stake in minor units: an integer, never past ``MONEY_LIMIT`` (the table's limits are
 #: checked after, with their own refusal codes).
 Stake = Annotated[StrictInt, Field(le=MONEY_LIMIT)]
-#: A name or an id from a request: printable, bounded.
-PrintableName = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE)]
 
 
 class _Model(BaseModel):
