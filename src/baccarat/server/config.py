@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import Field, ValidationError, model_validator
 from pydantic_core import ErrorDetails
@@ -106,7 +106,7 @@ class Settings(BaseSettings):
         return self
 
     @classmethod
-    def load(cls, **given: object) -> Settings:
+    def load(cls, **given: Any) -> Settings:
         """The settings of the environment, overridden by the options ``given`` (a ``None``
         is an option not given); a ``ValueError`` in one line for a bad value.
 
