@@ -47,6 +47,20 @@ def test_serve_range_checks(option: list[str]) -> None:
     assert result.exit_code == 2
 
 
+def test_serve_reads_its_options_from_the_environment_and_a_flag_overrides_them() -> None:
+    bad = runner.invoke(app, ["serve", "--port", "1"], env={"BACCARAT_DEALING": "sideways"})
+    assert bad.exit_code == 2
+    assert "--dealing must be 'face-up' or 'face-down', not 'sideways'" in bad.output
+    assert "BACCARAT_DEALING" in bad.output and "Traceback" not in bad.output
+    # The flag wins over the variable: the next problem is the (also overriding) table list.
+    env = {"BACCARAT_DEALING": "sideways", "BACCARAT_TABLES": "bogus"}
+    flagged = runner.invoke(app, ["serve", "--port", "1", "--dealing", "face-up"], env=env)
+    assert flagged.exit_code == 2
+    assert "unknown rule set 'bogus'" in flagged.output
+    ranged = runner.invoke(app, ["serve"], env={"BACCARAT_PORT": "0"})
+    assert ranged.exit_code == 2 and "--port must be greater than or equal to 1" in ranged.output
+
+
 def _sample_database(path: Path) -> str:
     url = f"sqlite:///{path}"
     database = migrated(url)
