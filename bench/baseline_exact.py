@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
-from baccarat.analysis.plan import rule_plan
-from baccarat.analysis.tables import signature_id
+from baccarat.analysis.exact.coup_table import signature_id
+from baccarat.analysis.exact.pricing import rule_plan
 from baccarat.rulesets import RuleSet, load_ruleset
 from baccarat.tableau import banker_draws, player_draws
 

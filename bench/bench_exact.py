@@ -41,9 +41,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from baseline_exact import baseline_evs
 
-from baccarat.analysis.counts import CardCounts, known
 from baccarat.analysis.exact import exact_odds
-from baccarat.analysis.fast import FastOdds
+from baccarat.analysis.exact.counts import CardCounts, known
+from baccarat.analysis.exact.float_path import FastOdds
 from baccarat.analysis.trace import ev_traces
 from baccarat.rulesets import load_ruleset
 

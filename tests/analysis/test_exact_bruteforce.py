@@ -19,10 +19,10 @@ from types import MappingProxyType
 
 import pytest
 
-from baccarat.analysis.counts import CardCounts, ShoeCounts, ValueCounts, known
 from baccarat.analysis.exact import bet_evs, exact_odds, ways
-from baccarat.analysis.fast import fast_odds
-from baccarat.analysis.signature import bet_events
+from baccarat.analysis.exact.counts import CardCounts, ShoeCounts, ValueCounts, known
+from baccarat.analysis.exact.float_path import fast_odds
+from baccarat.analysis.exact.signature import bet_events
 from baccarat.bets import BET_TYPES, LOSE, BetType
 from baccarat.cards import Card, parse_cards
 from baccarat.coup import Coup, Outcome, deal_from

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 import baccarat.cli.deal
 import baccarat.cli.odds  # noqa: F401  (registers the commands)
-from baccarat.analysis.counts import CardCounts
 from baccarat.analysis.exact import exact_odds
+from baccarat.analysis.exact.counts import CardCounts
 from baccarat.cards import parse_cards
 from baccarat.cli.app import app
 from baccarat.rulesets import load_ruleset

@@ -12,9 +12,9 @@ from fractions import Fraction
 
 import pytest
 
-from baccarat.analysis.counts import CardCounts, ValueCounts, known
 from baccarat.analysis.eor import effects_of_removal
 from baccarat.analysis.exact import exact_odds, full_shoe
+from baccarat.analysis.exact.counts import CardCounts, ValueCounts, known
 from baccarat.cards import RANKS, Card, Rank
 from baccarat.rulesets import load_ruleset
 

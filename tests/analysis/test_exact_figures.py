@@ -11,10 +11,11 @@ from math import perm
 
 import pytest
 
-from baccarat.analysis.counts import CardCounts, known
-from baccarat.analysis.exact import ExactWays, exact_odds, ways
-from baccarat.analysis.fast import fast_odds
-from baccarat.analysis.signature import representatives
+from baccarat.analysis.exact import exact_odds, ways
+from baccarat.analysis.exact.counts import CardCounts, known
+from baccarat.analysis.exact.float_path import fast_odds
+from baccarat.analysis.exact.signature import representatives
+from baccarat.analysis.exact.ways import ExactWays
 from baccarat.rulesets import load_ruleset
 
 # (decks, banker ways, player ways, tie ways, total or None when not published)

@@ -15,9 +15,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from baccarat.analysis.counts import CardCounts, ShoeCounts, ValueCounts, known
 from baccarat.analysis.exact import Odds, exact_odds
-from baccarat.analysis.fast import FastOdds, fast_odds
+from baccarat.analysis.exact.counts import CardCounts, ShoeCounts, ValueCounts, known
+from baccarat.analysis.exact.float_path import FastOdds, fast_odds
 from baccarat.cards import Card
 from baccarat.rulesets import BUILTIN_RULESETS, load_ruleset
 

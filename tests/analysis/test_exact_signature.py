@@ -20,13 +20,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from baccarat.analysis.signature import (
+from baccarat.analysis.exact.coup_table import NO_PAIR, coup_table, tableau_arrays
+from baccarat.analysis.exact.signature import (
     _RememberedCoup,
     bet_events,
     coup_signature,
     feasible_levels,
 )
-from baccarat.analysis.tables import NO_PAIR, coup_table, tableau_arrays
 from baccarat.bets import BET_TYPES
 from baccarat.cards import Card, Rank, Suit
 from baccarat.coup import Coup, deal

@@ -13,9 +13,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from baccarat.analysis.counts import CardCounts, card_number
 from baccarat.analysis.exact import exact_odds
-from baccarat.analysis.fast import fast_odds
+from baccarat.analysis.exact.counts import CardCounts, card_number
+from baccarat.analysis.exact.float_path import fast_odds
 from baccarat.analysis.trace import (
     Trace,
     TracePoint,

@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from baccarat.analysis.counts import CardCounts, ShoeCounts
 from baccarat.analysis.exact import exact_odds
+from baccarat.analysis.exact.counts import CardCounts, ShoeCounts
 from baccarat.cards import RANKS, SUITS, Card, Rank
 from baccarat.rulesets import RuleSet
 from baccarat.shoe import Composition

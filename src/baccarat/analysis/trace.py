@@ -31,9 +31,9 @@ from typing import Generic, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
-from baccarat.analysis.counts import CardCounts, card_number, known
 from baccarat.analysis.exact import exact_odds
-from baccarat.analysis.plan import rule_plan
+from baccarat.analysis.exact.counts import CardCounts, card_number, known
+from baccarat.analysis.exact.pricing import rule_plan
 from baccarat.cards import RANKS
 from baccarat.coup import Coup
 from baccarat.rulesets import RuleSet
@@ -142,7 +142,7 @@ def coups_ev_trace(start: CardCounts, coups: Sequence[Coup], ruleset: RuleSet) -
     shoes = _before_each(start, coups)
     if not shoes:
         return Trace(ruleset.name, _priced(ruleset), (), _omitted(ruleset), FLOAT_TOLERANCE)
-    from baccarat.analysis.fast import fast_engine
+    from baccarat.analysis.exact.float_path import fast_engine
 
     engine = fast_engine(ruleset, "cards", "ev")
     rows: Floats = engine.evaluate(*engine.arrays([known(shoe) for shoe in shoes]))
@@ -225,9 +225,9 @@ def _trace(
     *,
     last_coup_due: bool = False,
 ) -> TraceArrays:
-    from baccarat.analysis import kernels
-    from baccarat.analysis.fast import fast_engine
-    from baccarat.analysis.tables import tableau_arrays
+    from baccarat.analysis.exact import kernels
+    from baccarat.analysis.exact.coup_table import tableau_arrays
+    from baccarat.analysis.exact.float_path import fast_engine
 
     player, banker = tableau_arrays()
     starts, coups = kernels.deal_shoes(

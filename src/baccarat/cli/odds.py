@@ -19,9 +19,9 @@ from baccarat.cli.common import open_ruleset, shoe_procedure, shuffled_shoe
 from baccarat.shoe import Composition, ShoeError
 
 if TYPE_CHECKING:
-    from baccarat.analysis.counts import ShoeCounts
     from baccarat.analysis.eor import EffectsOfRemoval
     from baccarat.analysis.exact import Odds
+    from baccarat.analysis.exact.counts import ShoeCounts
     from baccarat.analysis.trace import Trace
     from baccarat.rulesets import RuleSet
 
@@ -70,7 +70,7 @@ def odds_command(
         return
     procedure = shoe_procedure(ruleset, decks)
     shoe = _shoe(procedure.decks, counts, remove)
-    from baccarat.analysis.counts import known
+    from baccarat.analysis.exact.counts import known
 
     try:
         detail = known(shoe).detail
@@ -81,7 +81,7 @@ def odds_command(
 
         odds: Odds[Fraction] | Odds[float] = exact_odds(shoe, ruleset)
     else:
-        from baccarat.analysis.fast import fast_odds
+        from baccarat.analysis.exact.float_path import fast_odds
 
         odds = fast_odds(shoe, ruleset)
     effects = None
@@ -106,7 +106,7 @@ def odds_command(
 
 def _shoe(decks: int, counts: str | None, remove: str | None) -> ShoeCounts:
     """The shoe described by the options, or a one-line error."""
-    from baccarat.analysis.counts import CardCounts
+    from baccarat.analysis.exact.counts import CardCounts
 
     shoe: ShoeCounts
     try:
@@ -125,7 +125,7 @@ def _shoe(decks: int, counts: str | None, remove: str | None) -> ShoeCounts:
 
 
 def _counts(text: str) -> ShoeCounts:
-    from baccarat.analysis.counts import ValueCounts
+    from baccarat.analysis.exact.counts import ValueCounts
 
     parts = [part.strip() for part in text.replace(";", ",").split(",") if part.strip()]
     try:

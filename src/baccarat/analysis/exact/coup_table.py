@@ -38,13 +38,13 @@ from numpy.typing import NDArray
 from baccarat.tableau import banker_draws, player_draws
 
 __all__ = [
+    "CODE_BASE",
     "KEYS",
     "NO_PAIR",
     "SIGNATURES",
+    "VALUE_CODES",
     "CoupTable",
-    "LeafLayout",
     "coup_table",
-    "leaf_layout",
     "signature_id",
     "signature_of",
     "tableau_arrays",
@@ -58,9 +58,12 @@ NO_PAIR = 10
 KEYS = 11 * 11
 #: Number of signature ids (not all are possible coups).
 SIGNATURES = 400
-_BASE = 7  # a multiset of at most six cards has at most 6 of a value: base-7 digits
-_POW = _BASE ** np.arange(10, dtype=np.int64)
-_CODE_SPAN = _BASE**10
+#: A multiset of values is coded as the sum of ``CODE_BASE ** value`` over its cards: at most
+#: six cards have at most 6 of a value, so each value is one base-7 digit.
+CODE_BASE = 7
+#: The code of one card of each value.
+VALUE_CODES = CODE_BASE ** np.arange(10, dtype=np.int64)
+_CODE_SPAN = CODE_BASE**10
 
 
 def signature_id(player_total: int, banker_total: int, player_cards: int, banker_cards: int) -> int:
@@ -141,7 +144,7 @@ def _continuations() -> tuple[Ints, Ints, Ints]:
 
 def _power(values: Ints) -> Ints:
     """7**value, and 0 where no card was dealt (value -1)."""
-    return np.where(values >= 0, _POW[np.maximum(values, 0)], 0)
+    return np.where(values >= 0, VALUE_CODES[np.maximum(values, 0)], 0)
 
 
 @cache
@@ -151,7 +154,7 @@ def coup_table() -> CoupTable:
     p1, b1, p2, b2 = np.indices((10, 10, 10, 10)).reshape(4, -1).astype(np.int64)
     start = (p1 + p2) % 10 * 10 + (b1 + b2) % 10
     key = np.where(p1 == p2, p1, NO_PAIR) * 11 + np.where(b1 == b2, b1, NO_PAIR)
-    code4 = _POW[p1] + _POW[b1] + _POW[p2] + _POW[b2]
+    code4 = VALUE_CODES[p1] + VALUE_CODES[b1] + VALUE_CODES[p2] + VALUE_CODES[b2]
     # Openings with the same multiset, two-card totals and pair key go on alike: group them.
     _, first, opening_count = np.unique(
         (code4 * 100 + start) * KEYS + key, return_index=True, return_counts=True
@@ -171,7 +174,7 @@ def coup_table() -> CoupTable:
     rows, first_row, inverse = np.unique(full, return_index=True, return_inverse=True)
     row_count = np.bincount(inverse, weights=count).astype(np.int64)
     codes, row_multiset = np.unique(rows % _CODE_SPAN, return_inverse=True)
-    multisets = codes[:, None] // _POW[None, :] % _BASE
+    multisets = codes[:, None] // VALUE_CODES[None, :] % CODE_BASE
     group = rows // _CODE_SPAN
     group_start = np.flatnonzero(np.diff(group, prepend=-1))
     example_row = first_row[group_start]
@@ -189,74 +192,4 @@ def coup_table() -> CoupTable:
         group_signature=(group[group_start] // KEYS).astype(np.int64),
         group_key=(group[group_start] % KEYS).astype(np.int64),
         examples=examples,
-    )
-
-
-@dataclass(frozen=True, eq=False)
-class LeafLayout:
-    """The compiled path's order of the 5,005 multisets of six values.
-
-    A multiset of six values splits into its part among values 0-4 and its part among 5-9,
-    and its weight is the product of the two parts' weights. The kernel computes the 462
-    part weights of each half (multisets of size 0 to 6 over five values, smallest first,
-    each from its ``parent`` by one more card of value ``last`` of which ``used`` are already
-    in the parent), then the 5,005 leaves as outer products, block by block: for each size
-    ``s`` of the low part, all low parts of size ``s`` against all high parts of size
-    ``6 - s``, the longer of the two running innermost.
-    """
-
-    parent: Ints
-    last: Ints
-    used: Ints
-    #: Where the parts of each size begin (8 offsets).
-    start: Ints
-    #: The code of each leaf, in the kernel's order.
-    leaf_codes: Ints
-    #: Every multiset of at most six values: codes (sorted), sizes, and the index of the
-    #: multiset with one more card of each value (-1 when already six).
-    all_codes: Ints
-    all_sizes: Ints
-    plus_one: Ints
-
-
-@cache
-def leaf_layout() -> LeafLayout:
-    """The layout shared by the table builder and the compiled kernel (built once)."""
-    parts: list[tuple[int, ...]] = [()]
-    for size in range(1, 7):
-        parts += itertools.combinations_with_replacement(range(5), size)
-    index = {part: i for i, part in enumerate(parts)}
-    parent = np.array([index[p[:-1]] if p else 0 for p in parts], dtype=np.int64)
-    last = np.array([p[-1] if p else 0 for p in parts], dtype=np.int64)
-    used = np.array([p[:-1].count(p[-1]) if p else 0 for p in parts], dtype=np.int64)
-    sizes = np.array([len(p) for p in parts], dtype=np.int64)
-    start = np.searchsorted(sizes, np.arange(8)).astype(np.int64)
-    low = np.array([sum(_BASE**v for v in p) for p in parts], dtype=np.int64)
-    high = np.array([sum(_BASE ** (5 + v) for v in p) for p in parts], dtype=np.int64)
-    leaves: list[Ints] = []
-    for s in range(7):
-        a = low[start[s] : start[s + 1]]
-        b = high[start[6 - s] : start[7 - s]]
-        block = a[:, None] + b[None, :] if len(b) >= len(a) else (a[None, :] + b[:, None])
-        leaves.append(block.ravel())
-    every: list[int] = []
-    for size in range(7):
-        every += [
-            sum(_BASE**v for v in combo)
-            for combo in itertools.combinations_with_replacement(range(10), size)
-        ]
-    all_codes = np.sort(np.array(every, dtype=np.int64))
-    all_sizes = (all_codes[:, None] // _POW[None, :] % _BASE).sum(axis=1)
-    bigger = all_codes[:, None] + _POW[None, :]
-    found = np.searchsorted(all_codes, bigger)
-    plus_one = np.where(all_sizes[:, None] < 6, np.minimum(found, len(all_codes) - 1), -1)
-    return LeafLayout(
-        parent=parent,
-        last=last,
-        used=used,
-        start=start,
-        leaf_codes=np.concatenate(leaves),
-        all_codes=all_codes,
-        all_sizes=all_sizes.astype(np.int64),
-        plus_one=plus_one.astype(np.int64),
     )

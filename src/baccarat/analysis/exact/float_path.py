@@ -28,13 +28,20 @@ from typing import Literal, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from baccarat.analysis.counts import CardCounts, Detail, Known, ShoeCounts, known
-from baccarat.analysis.exact import ExactWays, Odds, bet_odds
-from baccarat.analysis.leaves import Reduced, kernel_levels, kernel_sums, leaf_table, numpy_sums
-from baccarat.analysis.levels import pair_level_probabilities
-from baccarat.analysis.plan import BetPlan, rule_plan
-from baccarat.analysis.signature import representatives
-from baccarat.analysis.tables import SIGNATURES
+from baccarat.analysis.exact.counts import CardCounts, Detail, Known, ShoeCounts, known
+from baccarat.analysis.exact.coup_table import SIGNATURES
+from baccarat.analysis.exact.multiset_sums import (
+    Reduced,
+    kernel_levels,
+    kernel_sums,
+    leaf_table,
+    numpy_sums,
+)
+from baccarat.analysis.exact.odds import Odds, bet_odds
+from baccarat.analysis.exact.pair_levels import pair_level_probabilities
+from baccarat.analysis.exact.pricing import BetPlan, rule_plan
+from baccarat.analysis.exact.signature import representatives
+from baccarat.analysis.exact.ways import ExactWays
 from baccarat.rulesets import RuleSet
 
 __all__ = ["CardCounts", "FastOdds", "fast_odds"]

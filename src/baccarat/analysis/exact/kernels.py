@@ -1,6 +1,6 @@
 """The compiled kernels of the float path (numba, cached on disk after the first run).
 
-Only ``baccarat.analysis.fast`` (for batches of shoes) and ``baccarat.analysis.trace``
+Only ``multiset_sums`` (the float path, for batches of shoes) and ``baccarat.analysis.trace``
 import this module, so the exact path, and a single shoe's odds, never load numba.
 Each kernel is compiled the first time it is called.
 Indices in the inner loops are plain ``range`` counters over array views: a computed
@@ -143,7 +143,7 @@ def value_sums(
 
 @_compiled
 def pair_levels(ranks: Floats, cards: Floats, suited: bool) -> Floats:
-    """``baccarat.analysis.levels.pair_level_probabilities``, compiled, for many shoes.
+    """``baccarat.analysis.exact.pair_levels.pair_level_probabilities``, compiled, for many shoes.
 
     The same closed forms, written as loops: ordered pairs of the same rank (``A``) and
     of the same card (``S``), and ordered fours where both hands pair, by level.

@@ -9,7 +9,7 @@ compiled kernel sums it for many shoes (``kernel_sums``), numpy for one (``numpy
 Columns that are combinations of others are summed once (``Reduced``).
 
 >>> import numpy as np
->>> from baccarat.analysis.signature import representatives
+>>> from baccarat.analysis.exact.signature import representatives
 >>> tie = (representatives().winner == 2).astype(np.float64)[None, :]
 >>> shoe = np.array([[128.0] + [32.0] * 9])
 >>> round(float(numpy_sums(shoe, leaf_table(tie))[0, 0]), 6)
@@ -18,17 +18,28 @@ Columns that are combinations of others are summed once (``Reduced``).
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
 from numpy.typing import NDArray
 
-from baccarat.analysis.signature import representatives
-from baccarat.analysis.tables import SIGNATURES, LeafLayout, coup_table, leaf_layout
+from baccarat.analysis.exact.coup_table import CODE_BASE, SIGNATURES, VALUE_CODES, coup_table
+from baccarat.analysis.exact.signature import representatives
 
-__all__ = ["Reduced", "kernel_levels", "kernel_sums", "leaf_table", "numpy_sums"]
+__all__ = [
+    "LeafLayout",
+    "Reduced",
+    "kernel_levels",
+    "kernel_sums",
+    "leaf_layout",
+    "leaf_table",
+    "numpy_sums",
+]
 
 Floats = NDArray[np.float64]
+Ints = NDArray[np.int64]
 #: A column this close to the span of others is taken to be a combination of them.
 _TOLERANCE = 1e-9
 
@@ -70,7 +81,7 @@ class Reduced:
 
 def kernel_sums(values: Floats, table: Floats) -> Floats:
     """Each shoe's expectation of each column of ``table``, by the compiled kernel."""
-    from baccarat.analysis import kernels
+    from baccarat.analysis.exact import kernels
 
     layout = leaf_layout()
     sums: Floats = kernels.value_sums(
@@ -80,8 +91,8 @@ def kernel_sums(values: Floats, table: Floats) -> Floats:
 
 
 def kernel_levels(ranks: Floats, cards: Floats | None, suited: bool) -> Floats:
-    """``levels.pair_level_probabilities`` by the compiled kernel."""
-    from baccarat.analysis import kernels
+    """``pair_levels.pair_level_probabilities`` by the compiled kernel."""
+    from baccarat.analysis.exact import kernels
 
     card_counts = cards if suited and cards is not None else np.zeros((1, 52))
     levels: Floats = kernels.pair_levels(
@@ -150,3 +161,73 @@ def leaf_table(columns: Floats) -> Floats:
     """Each column summed over the coups and fills of each multiset of six values."""
     counts, possible = _leaf_counts()
     return np.ascontiguousarray((counts @ columns[:, possible].T).T)
+
+
+@dataclass(frozen=True, eq=False)
+class LeafLayout:
+    """The compiled path's order of the 5,005 multisets of six values.
+
+    A multiset of six values splits into its part among values 0-4 and its part among 5-9,
+    and its weight is the product of the two parts' weights. The kernel computes the 462
+    part weights of each half (multisets of size 0 to 6 over five values, smallest first,
+    each from its ``parent`` by one more card of value ``last`` of which ``used`` are already
+    in the parent), then the 5,005 leaves as outer products, block by block: for each size
+    ``s`` of the low part, all low parts of size ``s`` against all high parts of size
+    ``6 - s``, the longer of the two running innermost.
+    """
+
+    parent: Ints
+    last: Ints
+    used: Ints
+    #: Where the parts of each size begin (8 offsets).
+    start: Ints
+    #: The code of each leaf, in the kernel's order.
+    leaf_codes: Ints
+    #: Every multiset of at most six values: codes (sorted), sizes, and the index of the
+    #: multiset with one more card of each value (-1 when already six).
+    all_codes: Ints
+    all_sizes: Ints
+    plus_one: Ints
+
+
+@cache
+def leaf_layout() -> LeafLayout:
+    """The layout shared by the table builder and the compiled kernel (built once)."""
+    parts: list[tuple[int, ...]] = [()]
+    for size in range(1, 7):
+        parts += itertools.combinations_with_replacement(range(5), size)
+    index = {part: i for i, part in enumerate(parts)}
+    parent = np.array([index[p[:-1]] if p else 0 for p in parts], dtype=np.int64)
+    last = np.array([p[-1] if p else 0 for p in parts], dtype=np.int64)
+    used = np.array([p[:-1].count(p[-1]) if p else 0 for p in parts], dtype=np.int64)
+    sizes = np.array([len(p) for p in parts], dtype=np.int64)
+    start = np.searchsorted(sizes, np.arange(8)).astype(np.int64)
+    low = np.array([sum(CODE_BASE**v for v in p) for p in parts], dtype=np.int64)
+    high = np.array([sum(CODE_BASE ** (5 + v) for v in p) for p in parts], dtype=np.int64)
+    leaves: list[Ints] = []
+    for s in range(7):
+        a = low[start[s] : start[s + 1]]
+        b = high[start[6 - s] : start[7 - s]]
+        block = a[:, None] + b[None, :] if len(b) >= len(a) else (a[None, :] + b[:, None])
+        leaves.append(block.ravel())
+    every: list[int] = []
+    for size in range(7):
+        every += [
+            sum(CODE_BASE**v for v in combo)
+            for combo in itertools.combinations_with_replacement(range(10), size)
+        ]
+    all_codes = np.sort(np.array(every, dtype=np.int64))
+    all_sizes = (all_codes[:, None] // VALUE_CODES[None, :] % CODE_BASE).sum(axis=1)
+    bigger = all_codes[:, None] + VALUE_CODES[None, :]
+    found = np.searchsorted(all_codes, bigger)
+    plus_one = np.where(all_sizes[:, None] < 6, np.minimum(found, len(all_codes) - 1), -1)
+    return LeafLayout(
+        parent=parent,
+        last=last,
+        used=used,
+        start=start,
+        leaf_codes=np.concatenate(leaves),
+        all_codes=all_codes,
+        all_sizes=all_sizes.astype(np.int64),
+        plus_one=plus_one.astype(np.int64),
+    )

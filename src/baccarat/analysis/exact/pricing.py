@@ -19,8 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from baccarat.analysis.counts import Detail
-from baccarat.analysis.signature import BetEvents, bet_events
+from baccarat.analysis.exact.counts import Detail
+from baccarat.analysis.exact.signature import BetEvents, bet_events
 from baccarat.payout import Payout
 from baccarat.rulesets import BetRule, RuleSet
 

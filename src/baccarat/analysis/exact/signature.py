@@ -27,7 +27,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from baccarat.analysis.tables import NO_PAIR, SIGNATURES, coup_table, signature_id
+from baccarat.analysis.exact.coup_table import NO_PAIR, SIGNATURES, coup_table, signature_id
 from baccarat.bets import BetType
 from baccarat.cards import Card, Rank, Suit
 from baccarat.coup import Coup, Hand, Outcome, deal
