@@ -20,7 +20,7 @@ import time
 from baseline_simulate import coups_per_second as baseline_rate
 
 from baccarat.analysis.simulate import simulate
-from baccarat.analysis.simulate_strategy import Strategy
+from baccarat.analysis.simulate.strategy import Strategy
 from baccarat.rulesets import load_ruleset
 
 

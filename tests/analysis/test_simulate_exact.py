@@ -16,8 +16,8 @@ import pytest
 
 from baccarat.analysis.exact import exact_odds, full_shoe
 from baccarat.analysis.simulate import simulate
-from baccarat.analysis.simulate_results import bet_nets
-from baccarat.analysis.simulate_strategy import Strategy
+from baccarat.analysis.simulate.results import bet_nets
+from baccarat.analysis.simulate.strategy import Strategy
 from baccarat.rulesets import BUILTIN_RULESETS, load_ruleset
 
 SHOES = 500_000

@@ -18,10 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
-from baccarat.analysis import simulate_kernel as kernel
-from baccarat.analysis import simulate_keys as keys
-from baccarat.analysis.simulate import compile_job
-from baccarat.analysis.simulate_strategy import Strategy
+from baccarat.analysis.simulate import compile_job, kernel, keys
+from baccarat.analysis.simulate.strategy import Strategy
 from baccarat.bets import BET_NAMES, BET_TYPES
 from baccarat.cards import Card, Rank, Suit, full_deck
 from baccarat.coup import Coup, deal, deal_from

@@ -15,8 +15,8 @@ from baccarat.analysis.simulate import (
     run_chunk,
     simulate,
 )
-from baccarat.analysis.simulate_results import Simulation
-from baccarat.analysis.simulate_strategy import Strategy
+from baccarat.analysis.simulate.results import Simulation
+from baccarat.analysis.simulate.strategy import Strategy
 from baccarat.rulesets import load_ruleset
 
 STRATEGIES = [Strategy.parse("count:dragon_7"), Strategy.parse("flat:banker")]

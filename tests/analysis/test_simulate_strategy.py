@@ -10,11 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from baccarat.analysis import simulate_kernel as kernel
-from baccarat.analysis import simulate_keys as keys
-from baccarat.analysis.simulate import compile_job
-from baccarat.analysis.simulate_results import bet_nets
-from baccarat.analysis.simulate_strategy import (
+from baccarat.analysis.simulate import compile_job, kernel, keys
+from baccarat.analysis.simulate.results import bet_nets
+from baccarat.analysis.simulate.strategy import (
     DRAGON_7_COUNT,
     PANDA_8_COUNT,
     Count,

@@ -22,13 +22,13 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from baccarat.analysis.simulate_strategy import Strategy, StrategyError
+from baccarat.analysis.simulate.strategy import Strategy, StrategyError
 from baccarat.cli.app import app, console, fail
 from baccarat.cli.common import open_ruleset
 from baccarat.rulesets import RuleSet
 
 if TYPE_CHECKING:
-    from baccarat.analysis.simulate_results import Simulation
+    from baccarat.analysis.simulate.results import Simulation
 
 #: Exit code of a run stopped by Ctrl-C (after printing what it had), as shells report SIGINT.
 INTERRUPTED = 130
@@ -93,7 +93,7 @@ def simulate_command(
     except SimulationError as error:
         fail(str(error))
     if plot is not None and run.shoes:
-        from baccarat.analysis.simulate_plot import plot_simulation
+        from baccarat.analysis.simulate.plot import plot_simulation
 
         plot_simulation(run, plot)
     if as_json:
@@ -120,7 +120,7 @@ def _strategies(ruleset: RuleSet, texts: list[str]) -> list[Strategy]:
 
 
 def _check_plot(path: Path) -> None:
-    from baccarat.analysis.simulate_plot import plotting_available
+    from baccarat.analysis.simulate.plot import plotting_available
 
     if path.suffix.lower() != ".png":
         fail(f"--plot writes a PNG file (FILE.png), not {str(path)!r}")
@@ -168,7 +168,7 @@ def _percent(value: float | None, digits: int = 4) -> str:
 
 
 def _print(run: Simulation) -> None:
-    from baccarat.analysis.simulate_results import QUANTILES
+    from baccarat.analysis.simulate.results import QUANTILES
 
     console.print(
         f"[bold]{run.ruleset.title}[/] ({run.ruleset.name}, {run.ruleset.decks} decks): "

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 
-from baccarat.analysis.simulate_results import Simulation
+from baccarat.analysis.simulate.results import Simulation
 
 __all__ = ["PATHS", "plot_simulation", "plotting_available"]
 

@@ -1,6 +1,6 @@
 """The compiled Monte Carlo kernel: shuffle, burn, deal and tally real shoes.
 
-A shoe is an array of card bytes (``simulate_keys``), starting as the codes of card
+A shoe is an array of card bytes (``baccarat.analysis.simulate.keys``), starting as the codes of card
 numbers ``0 .. 52·D − 1`` (``baccarat-shoe-v1`` numbering) and shuffled by Fisher–Yates,
 each index drawn by Lemire's method from 32 bits of xoshiro256** (two draws per 64-bit
 output, rejection keeping it exactly uniform). It is dealt as :class:`baccarat.shoe.Shoe`
@@ -10,7 +10,7 @@ none (``finish``), and never a coup begun with fewer than six cards left. Each c
 tallied by its key; strategies are played over the dealt shoe afterwards.
 
 >>> from baccarat.cards import parse_cards
->>> from baccarat.analysis.simulate_keys import key_fields
+>>> from baccarat.analysis.simulate.keys import key_fields
 >>> key_fields(coup_key(parse_cards("4h 3c 2d 2s 7h")))     # Player 6, Banker 3+2 draws a 7
 KeyFields(player_total=6, banker_total=2, player_drew=False, banker_drew=True, player_pair=False, banker_pair=False, perfect_pair=False)
 """
@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.analysis.simulate_keys import (
+from baccarat.analysis.simulate.keys import (
     CARD_CODES,
     MAX_EVENTS,
     N_KEYS,

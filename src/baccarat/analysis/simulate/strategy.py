@@ -23,7 +23,7 @@ Fraction(5, 1)
 >>> Strategy.parse("count:banker")
 Traceback (most recent call last):
 ...
-baccarat.analysis.simulate_strategy.StrategyError: no published count for 'banker' (built in: dragon_7, panda_8); give tags: count:banker:TAGS:THRESHOLD
+baccarat.analysis.simulate.strategy.StrategyError: no published count for 'banker' (built in: dragon_7, panda_8); give tags: count:banker:TAGS:THRESHOLD
 """
 
 from __future__ import annotations

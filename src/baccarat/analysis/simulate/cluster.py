@@ -1,7 +1,7 @@
 """Run a simulation's batches on a Dask distributed cluster (the ``baccarat[cluster]`` extra).
 
 The tasks are the same pure function as on local threads
-(:func:`baccarat.analysis.simulate.run_chunk`), given the same batch numbers, so a
+(:func:`baccarat.analysis.simulate.batches.run_chunk`), given the same batch numbers, so a
 cluster run gives the same totals as a local one for the same seed. Workers need
 ``baccarat`` installed (the job itself is only numbers and arrays).
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from baccarat.analysis.simulate import (
+from baccarat.analysis.simulate.batches import (
     Job,
     Progress,
     SimulationError,

@@ -1,41 +1,27 @@
-"""Monte Carlo simulation of whole shoes: every bet of a rule set settled, strategies played.
+"""A simulation's unit of work: batches of shoes, their integer tallies, and threads to run them.
 
 A run of ``shoes`` shoes is cut into batches of :data:`BATCH_SHOES` shoes. Batch ``i``
 is shuffled from its own seed, ``numpy.random.SeedSequence(seed).spawn(...)[i]``, so its
 result depends only on the seed and ``i``; all tallies are integers (counts, and nets
 scaled to whole numbers), so the totals are the same whatever runs the batches — one
-thread, several (the kernel releases the GIL) or a Dask cluster
-(``baccarat.analysis.simulate_cluster``) — and in whatever order they finish.
+thread, several (``run_on_threads``: the kernel releases the GIL) or a Dask cluster
+(``baccarat.analysis.simulate.cluster``) — and in whatever order they finish.
 
->>> from baccarat.rulesets import load_ruleset
->>> from baccarat.analysis.simulate_strategy import Strategy
->>> run = simulate(load_ruleset("ez"), 2000, seed=7, strategies=[Strategy.parse("count:dragon_7")])
->>> run.shoes, run.coups > 150_000, run.interrupted
-(2000, True, False)
->>> banker = run.bet("banker")
->>> abs(banker.z) < 4
-True
->>> run.coups == simulate(load_ruleset("ez"), 2000, seed=7, workers=2).coups
-True
+>>> Tally.empty(1).shoes, batch_state(5, 0).dtype
+(0, dtype('uint64'))
 """
 
 from __future__ import annotations
 
 import dataclasses
-import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from baccarat.analysis import simulate_kernel as kernel
-from baccarat.analysis import simulate_keys as keys
-from baccarat.analysis.simulate_results import Simulation, bet_nets
-from baccarat.analysis.simulate_strategy import Strategy
-from baccarat.rulesets import RuleSet
-from baccarat.shoe import LastCoupRule
+from baccarat.analysis.simulate import kernel, keys
 
 __all__ = [
     "BATCH_SHOES",
@@ -46,9 +32,9 @@ __all__ = [
     "Tally",
     "Totals",
     "batch_state",
-    "compile_job",
+    "chunks",
     "run_chunk",
-    "simulate",
+    "run_on_threads",
 ]
 
 #: Shoes per batch: the unit of seeding, of parallel work and of what an interruption keeps.
@@ -95,7 +81,7 @@ class Tally:
 
     shoes: int
     coups: int
-    #: Coups by key (``simulate_kernel``): every bet's events follow from these.
+    #: Coups by key (``baccarat.analysis.simulate.keys``): every bet's events follow from these.
     key_counts: Array
     #: ``[strategy, true count bin, event]``: coups seen at each true count (counting only).
     tc_events: Array
@@ -228,102 +214,11 @@ def run_chunk(job: Job, first: int, count: int) -> Tally:
     )
 
 
-def compile_job(
-    ruleset: RuleSet,
-    shoes: int,
-    seed: int,
-    strategies: Sequence[Strategy] = (),
-    batch_shoes: int = BATCH_SHOES,
-) -> tuple[Job, tuple[int, ...]]:
-    """The job for a run, and each strategy's scale (its nets are whole multiples of 1/scale)."""
-    if isinstance(shoes, bool) or not isinstance(shoes, int) or shoes < 1:
-        raise SimulationError(f"the number of shoes must be a positive integer, not {shoes!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise SimulationError(f"the seed must be a non-negative integer, not {seed!r}")
-    unknown = [name for name in ruleset.bets if name not in keys.KERNEL_BETS]
-    if unknown:
-        raise SimulationError(f"the simulator cannot settle {', '.join(unknown)}")
-    table = keys.event_table()
-    count = len(strategies)
-    net = np.zeros((count, keys.N_KEYS), dtype=np.int64)
-    event = np.zeros((count, keys.N_KEYS), dtype=np.int64)
-    tags = np.zeros((count, 256), dtype=np.int64)
-    counting = np.zeros(count, dtype=np.int64)
-    numerator = np.zeros(count, dtype=np.int64)
-    denominator = np.ones(count, dtype=np.int64)
-    scales = []
-    for s, strategy in enumerate(strategies):
-        if not ruleset.offers(strategy.bet):
-            raise SimulationError(f"rule set {ruleset.name!r} does not offer {strategy.bet!r}")
-        nets = bet_nets(ruleset, strategy.bet)
-        scale = math.lcm(*(n.denominator for n in nets))
-        scales.append(scale)
-        events = table[keys.KERNEL_BETS.index(strategy.bet)]
-        event[s] = events
-        net[s] = np.array([int(n * scale) for n in nets], dtype=np.int64)[events]
-        if strategy.count is not None:
-            counting[s] = 1
-            for code in keys.CARD_CODES:
-                tags[s, code] = strategy.count.tags[keys.card_of_code(code).rank.index]
-            numerator[s] = strategy.count.threshold.numerator
-            denominator[s] = strategy.count.threshold.denominator
-    procedure = ruleset.shoe
-    job = Job(
-        seed,
-        shoes,
-        procedure.decks,
-        procedure.burn,
-        procedure.cut_card_from_end,
-        procedure.last_coup is LastCoupRule.FINISH,
-        (net, event, tags, counting, numerator, denominator),
-        batch_shoes,
-    )
-    return job, tuple(scales)
-
-
 def chunks(job: Job, parallel: int) -> list[tuple[int, int]]:
     """Consecutive batches grouped into tasks: few enough to keep overheads small, enough
     to keep ``parallel`` workers busy and to report progress."""
     size = max(1, min(32, job.batches // (8 * max(parallel, 1))))
     return [(first, min(size, job.batches - first)) for first in range(0, job.batches, size)]
-
-
-def simulate(
-    ruleset: RuleSet,
-    shoes: int,
-    *,
-    seed: int,
-    strategies: Iterable[Strategy] = (),
-    workers: int = 1,
-    scheduler: str | None = None,
-    on_progress: Progress | None = None,
-) -> Simulation:
-    """Deal ``shoes`` shoes of ``ruleset`` from ``seed`` and settle every bet it offers.
-
-    Runs on ``workers`` threads, or on the Dask cluster at ``scheduler``
-    (``tcp://host:port``). A ``KeyboardInterrupt`` stops the run: the batches already
-    complete are returned, with ``interrupted`` set.
-    """
-    plays = tuple(strategies)
-    job, scales = compile_job(ruleset, shoes, seed, plays)
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise SimulationError(f"workers must be a positive integer, not {workers!r}")
-    totals = Totals(len(plays))
-    if scheduler is not None:
-        from baccarat.analysis.simulate_cluster import run_on_cluster
-
-        interrupted = run_on_cluster(job, scheduler, totals, on_progress)
-    else:
-        interrupted = run_on_threads(job, workers, totals, on_progress)
-    return Simulation(
-        ruleset=ruleset,
-        strategies=plays,
-        scales=scales,
-        seed=seed,
-        shoes_requested=shoes,
-        tally=totals.tally(),
-        interrupted=interrupted,
-    )
 
 
 def run_on_threads(

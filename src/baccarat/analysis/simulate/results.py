@@ -7,7 +7,7 @@ errors, the standard error being the sample standard deviation over √coups (co
 shoe are nearly independent); ``z`` is (observed − exact) / standard error.
 
 >>> from baccarat.rulesets import load_ruleset
->>> from baccarat.analysis.simulate import simulate
+>>> from baccarat.analysis.simulate.run import simulate
 >>> run = simulate(load_ruleset("standard"), 1000, seed=1)
 >>> tie = run.bet("tie")
 >>> round(tie.exact, 6), tie.ci99[0] < tie.exact < tie.ci99[1], tie.estimate.trials == run.coups
@@ -24,18 +24,15 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
 from statistics import NormalDist
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from baccarat.analysis import simulate_kernel as kernel
-from baccarat.analysis import simulate_keys as keys
 from baccarat.analysis.exact import bet_evs
-from baccarat.analysis.simulate_strategy import Strategy
+from baccarat.analysis.simulate import kernel, keys
+from baccarat.analysis.simulate.batches import Tally
+from baccarat.analysis.simulate.strategy import Strategy
 from baccarat.rulesets import RuleSet
-
-if TYPE_CHECKING:
-    from baccarat.analysis.simulate import Tally
 
 __all__ = [
     "QUANTILES",
@@ -165,7 +162,7 @@ class StrategyReport:
 
 @dataclass(frozen=True)
 class Simulation:
-    """The outcome of :func:`baccarat.analysis.simulate.simulate`."""
+    """The outcome of :func:`baccarat.analysis.simulate.run.simulate`."""
 
     ruleset: RuleSet
     strategies: tuple[Strategy, ...]

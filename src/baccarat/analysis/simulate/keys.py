@@ -5,7 +5,7 @@ Everything a coup decides about every bet is packed into its *key*::
     key = (player_total * 10 + banker_total) << 5 | player_drew << 4 | banker_drew << 3
           | player_pair << 2 | banker_pair << 1 | perfect_pair
 
-so the compiled kernel (``simulate_kernel``) settles every bet of a rule set with one
+so the compiled kernel (``baccarat.analysis.simulate.kernel``) settles every bet of a rule set with one
 counter increment per coup; :func:`classify_key` turns keys into each bet's events, and
 the pay tables turn events into money, once, at the end. Naturals and the cards used
 follow from the key: with no draw, a total of 8 or 9 is a natural (without a natural,
