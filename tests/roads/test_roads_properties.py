@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from baccarat.roads import DERIVED_ROADS, Result, Scoreboard, Tail
 
-settings.register_profile("roads", max_examples=200, deadline=None)
-settings.load_profile("roads")
+# Boards are cheap: at least 200 examples (more under a profile that asks for more), no deadline.
+# A decorator, not a profile: loading a profile here would change every test after this module.
+ROADS = settings(max_examples=max(200, settings().max_examples), deadline=None)
 
 # -- strategies ------------------------------------------------------------------------------
 
@@ -170,6 +171,7 @@ def reference_ask(results: list[Result], tail: Tail, side: str) -> dict[str, Any
 # -- properties ------------------------------------------------------------------------------
 
 
+@ROADS
 @given(shoes, tails)
 def test_incremental_board_equals_reference(results: list[Result], tail: Tail) -> None:
     snap = board_of(results, tail).snapshot()
@@ -184,6 +186,7 @@ def test_incremental_board_equals_reference(results: list[Result], tail: Tail) -
         assert snap["predictions"][key] == reference_ask(results, tail, side)
 
 
+@ROADS
 @given(shoes, tails)
 def test_derived_count_formula(results: list[Result], tail: Tail) -> None:
     board = board_of(results, tail)
@@ -197,6 +200,7 @@ def _strip(result: Result) -> Result:
     return Result(result.outcome)
 
 
+@ROADS
 @given(shoes, tails)
 def test_derived_roads_ignore_ties_pairs_naturals_totals_and_tail(
     results: list[Result], tail: Tail
@@ -214,6 +218,7 @@ def test_derived_roads_ignore_ties_pairs_naturals_totals_and_tail(
     assert full.snapshot() == before
 
 
+@ROADS
 @given(st.integers(0, 120), st.sampled_from("BP"))
 def test_pure_chop_is_all_red(length: int, first: str) -> None:
     other = "P" if first == "B" else "B"
@@ -222,6 +227,7 @@ def test_pure_chop_is_all_red(length: int, first: str) -> None:
         assert set(board.derived(name).sequence) <= {"R"}
 
 
+@ROADS
 @given(st.integers(1, 15), st.integers(1, 12))
 def test_equal_length_columns_are_all_red(run: int, count: int) -> None:
     results = [Result("B" if j % 2 == 0 else "P") for j in range(count) for _ in range(run)]
@@ -230,6 +236,7 @@ def test_equal_length_columns_are_all_red(run: int, count: int) -> None:
         assert set(board.derived(name).sequence) <= {"R"}
 
 
+@ROADS
 @given(shoes, tails)
 def test_asks(results: list[Result], tail: Tail) -> None:
     board = board_of(results, tail)
@@ -263,6 +270,7 @@ def test_asks(results: list[Result], tail: Tail) -> None:
     assert board.snapshot() == before
 
 
+@ROADS
 @given(st.integers(0, 12), st.sampled_from("BP"))
 def test_empty_and_tie_only_shoes(ties: int, side: str) -> None:
     board = board_of([Result("T")] * ties)
@@ -275,6 +283,7 @@ def test_empty_and_tie_only_shoes(ties: int, side: str) -> None:
     )
 
 
+@ROADS
 @given(shoes, shoes)
 def test_reset_starts_a_new_shoe(first: list[Result], second: list[Result]) -> None:
     board = board_of(first)
@@ -283,6 +292,7 @@ def test_reset_starts_a_new_shoe(first: list[Result], second: list[Result]) -> N
     assert board.snapshot() == board_of(second).snapshot()
 
 
+@ROADS
 @given(shoes)
 def test_stats(results: list[Result]) -> None:
     stats = board_of(results).stats()

@@ -1,4 +1,8 @@
-"""The ``baccarat`` command. Each sub-command lives in its own module and registers on ``app``."""
+"""The ``baccarat`` command. Each sub-command lives in its own module and registers on ``app``.
+
+Every command module imports only the core, Typer and Rich at load time: what a command needs
+beyond that (the store, the server, the analysis arrays) it imports when it runs.
+"""
 
 from __future__ import annotations
 
@@ -9,5 +13,6 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Entry point of the console script."""
-    app()
+    """Entry point of the console script and of ``python -m baccarat``."""
+    # One name for both ways in: help, errors and shell completion all say ``baccarat``.
+    app(prog_name="baccarat")

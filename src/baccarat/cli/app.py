@@ -1,25 +1,122 @@
-"""The Typer application object and the helpers every command shares."""
+"""The Typer application object and the helpers every command shares.
+
+The commands of the rules library (``deal``, ``rules``, ``shoe``, ``verify``, ``roads``) run on
+a plain install. The others import what they need when they run; a command whose extra is not
+installed says so in one line and exits with 2:
+
+>>> needed_extra("sqlalchemy", "ledger"), needed_extra("numpy", "serve"), needed_extra("numpy", "odds")
+('server', 'server', 'sim')
+>>> needed_extra("psycopg", "serve"), needed_extra("matplotlib.pyplot", "simulate")
+('postgres', 'plot')
+>>> needed_extra("baccarat.nowhere", "deal") is None
+True
+"""
 
 from __future__ import annotations
 
-from typing import NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
-__all__ = ["USAGE_ERROR", "app", "console", "fail"]
+__all__ = ["EXTRAS", "USAGE_ERROR", "app", "console", "fail", "needed_extra"]
 
 #: Exit code for bad input (a usage error), as Click uses it.
 USAGE_ERROR = 2
 
+#: The modules each extra of the package brings (its ``[project.optional-dependencies]``);
+#: not pydantic, which Typer itself needs.
+EXTRAS: dict[str, frozenset[str]] = {
+    "server": frozenset(
+        {
+            "alembic",
+            "argon2",
+            "cryptography",
+            "fastapi",
+            "limits",
+            "numpy",
+            "platformdirs",
+            "prometheus_client",
+            "pydantic_settings",
+            "redis",
+            "sqlalchemy",
+            "starlette",
+            "uvicorn",
+        }
+    ),
+    "postgres": frozenset({"psycopg"}),
+    "sim": frozenset({"numpy", "numba"}),
+    "plot": frozenset({"matplotlib"}),
+    "cluster": frozenset({"dask", "distributed"}),
+}
+#: The extra a command needs whole, which decides for a module that more than one extra brings.
+_COMMAND_EXTRA = {
+    "serve": "server",
+    "ledger": "server",
+    "keys": "server",
+    "audit": "server",
+    "odds": "sim",
+    "simulate": "sim",
+}
+
+
+def needed_extra(module: str | None, command: str | None) -> str | None:
+    """The extra that brings the missing ``module`` to ``command``, or None if none does."""
+    top = (module or "").partition(".")[0]
+    own = _COMMAND_EXTRA.get(command or "")
+    if own is not None and top in EXTRAS[own]:
+        return own
+    return next((extra for extra, modules in EXTRAS.items() if top in modules), None)
+
+
+class _Commands(TyperGroup):
+    """The root group: a command that imports a module of a missing extra fails in one line."""
+
+    # ``ctx`` is Click's context, which recent Typer versions vendor under a private module.
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except ModuleNotFoundError as error:
+            command = ctx.invoked_subcommand
+            extra = needed_extra(error.name, command)
+            if extra is None:
+                raise
+            fail(f"baccarat {command} needs the {extra} extra: pip install 'baccarat[{extra}]'")
+
+
 app = typer.Typer(
     name="baccarat",
+    cls=_Commands,
     help="Punto banco baccarat: rules, fair shoes, roads, odds, simulation and a live table.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 console = Console(highlight=False)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version  # only when asked: it is slow to import
+
+        typer.echo(f"baccarat {version('baccarat')}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_print_version,
+            is_eager=True,
+            help="Print the installed version and exit.",
+        ),
+    ] = False,
+) -> None:
+    # Options of the command itself; each sub-command registers on ``app`` in its own module.
+    pass
 
 
 def fail(message: str, code: int = USAGE_ERROR) -> NoReturn:

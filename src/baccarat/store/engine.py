@@ -103,7 +103,15 @@ class Database:
             self.write_engine = _sqlite_engine(self.url, write=True)
             self.read_engine = _sqlite_engine(self.url, write=False)
         else:
-            self.write_engine = create_engine(self.url, pool_size=4, max_overflow=4)
+            try:
+                self.write_engine = create_engine(self.url, pool_size=4, max_overflow=4)
+            except ModuleNotFoundError as error:
+                # The driver is an extra of its own: SQLite, the default, needs none.
+                if error.name != "psycopg":
+                    raise
+                raise StoreError(
+                    "PostgreSQL needs the postgres extra: pip install 'baccarat[postgres]'"
+                ) from None
             self.read_engine = create_engine(self.url, pool_size=8, max_overflow=8)
 
     @property
