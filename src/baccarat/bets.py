@@ -6,6 +6,10 @@ which more general event to fall back on when a pay table does not name the
 specific one (``win_6`` falls back on ``win``: a standard table pays a Banker 6
 like any Banker win, a no-commission table pays it half).
 
+This is the one definition of every bet: rule sets, settlement, the exact odds engine
+and the simulator all read a bet's events from its ``classify`` here. A new kind of bet
+is one ``BetType`` given to :func:`register`; nothing else changes.
+
 >>> from baccarat.cards import parse_cards
 >>> from baccarat.coup import deal
 >>> coup = deal(parse_cards("9h 3c Kd 3s"))        # Player 9 (natural), Banker 6
@@ -17,13 +21,14 @@ like any Banker win, a no-commission table pays it half).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from baccarat.coup import Coup, Hand, Outcome
 
-__all__ = ["BET_NAMES", "BET_TYPES", "LOSE", "BetType"]
+__all__ = ["BET_NAMES", "BET_TYPES", "LOSE", "BetType", "register", "unregister"]
 
 #: The event every bet falls to when nothing it pays for happened.
 LOSE = "lose"
@@ -211,6 +216,51 @@ _CATALOGUE = (
     ),
 )
 
-#: Every bet type by its fixed name, in display order.
-BET_TYPES: Mapping[str, BetType] = MappingProxyType({bet.name: bet for bet in _CATALOGUE})
-BET_NAMES: tuple[str, ...] = tuple(BET_TYPES)
+_TYPES: dict[str, BetType] = {bet.name: bet for bet in _CATALOGUE}
+#: Every bet type by its fixed name, in display order: the built-in ones, then any registered.
+BET_TYPES: Mapping[str, BetType] = MappingProxyType(_TYPES)
+#: The names of the built-in bet types.
+BET_NAMES: tuple[str, ...] = tuple(_TYPES)
+# A bet's name is a TOML key, a JSON key and part of a strategy (``count:NAME:TAGS:T``).
+_NAME = re.compile(r"[a-z][a-z0-9_]*")
+
+
+def register(bet: BetType) -> BetType:
+    """Add a new kind of bet to the catalogue, for the life of the process.
+
+    From then on a rule set may offer it (``[bets.NAME]`` with a pay table over its
+    events), and settlement, the odds engine and the simulator price and settle it from
+    its ``classify`` alone. Both engines sort coups by each hand's final total, its number
+    of cards and its pair level (``baccarat.analysis.exact.signature``), so ``classify``
+    must depend on nothing else (every built-in bet is proved to; see
+    ``tests/analysis/test_exact_signature.py``). Register a bet before reading the rule
+    sets that offer it.
+
+    >>> odd = BetType("odd", "Odd", "The two totals add up to an odd number.", ("win", LOSE),
+    ...               lambda coup: "win" if (coup.player_total + coup.banker_total) % 2 else LOSE)
+    >>> register(odd) is BET_TYPES["odd"]
+    True
+    >>> register(odd)
+    Traceback (most recent call last):
+    ...
+    ValueError: the catalogue already has a bet type named 'odd'
+    >>> unregister("odd"); "odd" in BET_TYPES
+    False
+    """
+    if not _NAME.fullmatch(bet.name):
+        raise ValueError(f"a bet name is lower case letters, digits and _, not {bet.name!r}")
+    if bet.name in _TYPES:
+        raise ValueError(f"the catalogue already has a bet type named {bet.name!r}")
+    if not bet.events or len(set(bet.events)) != len(bet.events):
+        raise ValueError(f"bet type {bet.name!r} needs distinct events, not {bet.events!r}")
+    _TYPES[bet.name] = bet
+    return bet
+
+
+def unregister(name: str) -> None:
+    """Remove a bet type added by :func:`register` (the built-in ones cannot be removed)."""
+    if name in BET_NAMES:
+        raise ValueError(f"{name!r} is a built-in bet type")
+    if name not in _TYPES:
+        raise KeyError(f"no registered bet type named {name!r}")
+    del _TYPES[name]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -18,9 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import chisquare
 
+from baccarat.analysis.exact.signature import coup_signature, pair_level, representatives
 from baccarat.analysis.simulate import compile_job, kernel, keys
 from baccarat.analysis.simulate.strategy import Strategy
-from baccarat.bets import BET_NAMES, BET_TYPES
+from baccarat.bets import BET_TYPES
 from baccarat.cards import Card, Rank, Suit, full_deck
 from baccarat.coup import Coup, deal, deal_from
 from baccarat.rulesets import load_ruleset
@@ -116,10 +118,32 @@ def test_card_codes_keep_value_rank_and_suit() -> None:
         assert (ca == cb) == (a == b)
 
 
-def test_kernel_bets_and_events_are_the_catalogue() -> None:
-    assert keys.KERNEL_BETS == BET_NAMES
-    for name, events in zip(keys.KERNEL_BETS, keys.KERNEL_EVENTS, strict=True):
-        assert events == BET_TYPES[name].events
+@cache
+def events_by_key() -> dict[str, Any]:
+    """Every bet's event index by key, as the simulator settles it."""
+    return {name: keys.key_events(bet) for name, bet in BET_TYPES.items()}
+
+
+def test_every_kind_of_coup_is_keyed_as_the_exact_engine_sorts_it() -> None:
+    """Exhaustive over kinds: the kernel keys one coup of each (signature, pair levels) by
+    that kind, and each bet's event by key is the catalogue's ``classify`` of that coup."""
+    reps = representatives()
+    rows = np.zeros((len(reps.coups), 6), dtype=np.uint8)
+    for row, coup in zip(rows, reps.coups, strict=True):
+        row[: coup.cards_used] = [keys.code_of(card) for card in coup.cards]
+    levels = (reps.signature.tolist(), reps.player_level.tolist(), reps.banker_level.tolist())
+    kinds = zip(*levels, strict=True)
+    seen = set()
+    for coup, (key, used), kind in zip(
+        reps.coups, kernel.coup_keys(rows).tolist(), kinds, strict=True
+    ):
+        assert used == coup.cards_used
+        assert key == keys.key_of(*kind) == keys.key_of(*coup_signature(coup))
+        assert_same_coup(key, coup)
+        seen.add(key)
+    # The keys no coup has are exactly those without an event.
+    for name, events in events_by_key().items():
+        assert set(np.flatnonzero(events >= 0).tolist()) == seen, name
 
 
 def assert_same_coup(key: int, coup: Coup) -> None:
@@ -128,12 +152,13 @@ def assert_same_coup(key: int, coup: Coup) -> None:
     assert fields.banker_total == coup.banker_total
     assert fields.player_drew == (coup.player.third_card is not None)
     assert fields.banker_drew == (coup.banker.third_card is not None)
+    assert fields.player_level == pair_level(coup.player)
+    assert fields.banker_level == pair_level(coup.banker)
     assert fields.player_pair == coup.player_pair
     assert fields.banker_pair == coup.banker_pair
     assert fields.perfect_pair == (coup.player.suited_pair or coup.banker.suited_pair)
-    table = keys.event_table()
-    for bet, name in enumerate(keys.KERNEL_BETS):
-        assert keys.KERNEL_EVENTS[bet][table[bet, key]] == BET_TYPES[name].classify(coup), name
+    for name, events in events_by_key().items():
+        assert BET_TYPES[name].events[events[key]] == BET_TYPES[name].classify(coup), name
 
 
 def tableau_outcome(values: tuple[int, ...]) -> tuple[int, int, bool, bool]:
@@ -193,8 +218,7 @@ def test_kernel_deals_shoes_exactly_as_shoe(
 ) -> None:
     state = np.random.SeedSequence([decks, cut, burn]).generate_state(4, np.uint64)
     orders = kernel.shuffled_orders(state, 30 if decks > 1 else 200, decks)
-    seen: dict[str, set[str]] = {name: set() for name in keys.KERNEL_BETS}
-    table = keys.event_table()
+    seen: dict[str, set[str]] = {name: set() for name in BET_TYPES}
     for order in orders:
         record = kernel.play_order(order, burn, cut, last_coup == "finish", no_strategies())[0]
         shoe = Shoe(
@@ -211,13 +235,13 @@ def test_kernel_deals_shoes_exactly_as_shoe(
             assert start == position and used == coup.cards_used
             assert [keys.card_of_code(c) for c in order[start : start + used]] == list(coup.cards)
             assert_same_coup(key, coup)
-            for bet, name in enumerate(keys.KERNEL_BETS):
-                seen[name].add(keys.KERNEL_EVENTS[bet][table[bet, key]])
+            for name, events in events_by_key().items():
+                seen[name].add(BET_TYPES[name].events[events[key]])
             position += used
         assert position == shoe.position
     if decks == 8 and burn:
         # The comparison reached every event of every bet (not a vacuous agreement).
-        for name in keys.KERNEL_BETS:
+        for name in BET_TYPES:
             assert seen[name] == set(BET_TYPES[name].events), name
 
 

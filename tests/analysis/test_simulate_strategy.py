@@ -19,6 +19,7 @@ from baccarat.analysis.simulate.strategy import (
     Strategy,
     StrategyError,
 )
+from baccarat.bets import BET_TYPES
 from baccarat.cards import Card, full_deck, parse_cards
 from baccarat.rulesets import load_ruleset
 
@@ -129,7 +130,7 @@ def test_running_count_by_hand() -> None:
         Fraction(39, 8),
         Fraction(2),
     ]
-    dragon = keys.KERNEL_EVENTS[keys.DRAGON_7]
+    dragon = BET_TYPES["dragon_7"].events
     assert bet_events[0, : len(dragon)].tolist() == [0, 1]  # one bet, lost
     assert shoe_net.tolist() == [[-1]]
     # Every coup is tallied by its true count, rounded down: -2, -4, -2, 4, 2.
@@ -175,7 +176,7 @@ def test_kernel_bets_exactly_when_the_count_says(text: str, ties: int) -> None:
     strategy = Strategy.parse(text)
     assert strategy.count is not None
     job, scales = compile_job(load_ruleset("ez"), 1, 0, [strategy])
-    table = keys.event_table()[keys.KERNEL_BETS.index(strategy.bet)]
+    table = keys.key_events(BET_TYPES[strategy.bet])
     nets = bet_nets(load_ruleset("ez"), strategy.bet)
     state = np.random.SeedSequence(3).generate_state(4, np.uint64)
     on_threshold = 0

@@ -7,30 +7,26 @@ output, rejection keeping it exactly uniform). It is dealt as :class:`baccarat.s
 deals: the turned card and as many more as its value burned (tens and faces 10), the cut
 card ``cut_card_from_end`` cards from the end, one more coup after it (``one-more``) or
 none (``finish``), and never a coup begun with fewer than six cards left. Each coup is
-tallied by its key; strategies are played over the dealt shoe afterwards.
+tallied by its key (its kind: ``baccarat.analysis.simulate.keys``); strategies are played
+over the dealt shoe afterwards.
 
 >>> from baccarat.cards import parse_cards
 >>> from baccarat.analysis.simulate.keys import key_fields
 >>> key_fields(coup_key(parse_cards("4h 3c 2d 2s 7h")))     # Player 6, Banker 3+2 draws a 7
-KeyFields(player_total=6, banker_total=2, player_drew=False, banker_drew=True, player_pair=False, banker_pair=False, perfect_pair=False)
+KeyFields(player_total=6, banker_total=2, player_drew=False, banker_drew=True, player_level=0, banker_level=0)
+>>> key_fields(coup_key(parse_cards("9h 3c 9h 3s")))          # the same 9 twice; two 3s
+KeyFields(player_total=8, banker_total=6, player_drew=False, banker_drew=False, player_level=2, banker_level=1)
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar, cast
 
 import numpy as np
+from numba import njit
 
-from baccarat.analysis.simulate.keys import (
-    CARD_CODES,
-    MAX_EVENTS,
-    N_KEYS,
-    RANK_MASK,
-    code_of,
-    compiled,
-    inlined,
-)
+from baccarat.analysis.simulate.keys import CARD_CODES, MAX_EVENTS, N_KEYS, RANK_MASK, code_of
 from baccarat.cards import Card
 from baccarat.tableau import BANKER_DRAWS_ON
 
@@ -46,6 +42,17 @@ __all__ = [
 ]
 
 Array = np.ndarray[Any, Any]
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def compiled(func: _F) -> _F:
+    """Compile with numba, cached on disk and releasing the GIL (threads run batches in parallel)."""
+    return cast(_F, njit(cache=True, nogil=True)(func))
+
+
+def inlined(func: _F) -> _F:
+    """Compile with numba, to be inlined into the compiled functions that call it."""
+    return cast(_F, njit(inline="always")(func))
 
 
 #: True counts are tallied in whole-number bins from ``-TC_LIMIT`` to ``+TC_LIMIT`` (clipped).
@@ -148,10 +155,10 @@ def _coup(cards: Array, position: int) -> tuple[int, int]:
     banker_total = (step >> 6) + (banker_third if banker_drew else 0)
     if banker_total >= 10:
         banker_total -= 10
-    key = (((step >> 2) & 15) * 10 + banker_total) << 5 | player_drew << 4 | banker_drew << 3
-    key |= np.int64(((c0 ^ c2) & RANK_MASK) == 0) << 2
-    key |= np.int64(((c1 ^ c3) & RANK_MASK) == 0) << 1
-    key |= np.int64((c0 == c2) | (c1 == c3))
+    key = (((step >> 2) & 15) * 10 + banker_total) << 6 | player_drew << 5 | banker_drew << 4
+    # Pair levels: 1 for the same rank, 2 for the same card (same rank and suit).
+    key |= (np.int64(((c0 ^ c2) & RANK_MASK) == 0) + np.int64(c0 == c2)) << 2
+    key |= np.int64(((c1 ^ c3) & RANK_MASK) == 0) + np.int64(c1 == c3)
     return key, 4 + player_drew + banker_drew
 
 
@@ -269,8 +276,8 @@ def _tally(
         above, below = denominator[s] * 52, numerator[s]
         for i in range(coups):
             key = keys[i]
-            player_drew = (key >> 4) & 1
-            banker_drew = (key >> 3) & 1
+            player_drew = (key >> 5) & 1
+            banker_drew = (key >> 4) & 1
             left = n - position
             running[s, i] = count
             ev = events[key]
@@ -423,7 +430,7 @@ def play_order(
     record = np.zeros((coups, len(RECORD_FIELDS)), dtype=np.int64)
     position = _first_position(cards, burn)
     for i in range(coups):
-        used = 4 + ((keys[i] >> 4) & 1) + ((keys[i] >> 3) & 1)
+        used = 4 + ((keys[i] >> 5) & 1) + ((keys[i] >> 4) & 1)
         record[i, 0] = position
         record[i, 1] = used
         record[i, 2] = keys[i]

@@ -197,7 +197,7 @@ class Simulation:
             counts = self.event_counts(name)
             estimate = Estimate.of(counts, bet_nets(self.ruleset, name))
             if estimate is not None:
-                names = _events(name)
+                names = self.ruleset.bet(name).type.events
                 events = {e: int(c) for e, c in zip(names, counts, strict=True) if c}
                 out.append(BetEstimate(name, estimate, self.exact.get(name), events))
         return tuple(out)
@@ -210,10 +210,12 @@ class Simulation:
         raise KeyError(f"no estimate for {name!r}")
 
     def event_counts(self, bet: str) -> list[int]:
-        """How many coups fell on each kernel event of ``bet``."""
-        index = keys.KERNEL_BETS.index(bet)
-        counts = np.zeros(len(keys.KERNEL_EVENTS[index]), dtype=np.int64)
-        np.add.at(counts, keys.event_table()[index], self.tally.key_counts)
+        """How many coups fell on each event of ``bet`` (in the order of its ``events``)."""
+        bet_type = self.ruleset.bet(bet).type
+        events = keys.key_events(bet_type)
+        dealt = events >= 0  # the other keys no coup has, so none was dealt
+        counts = np.zeros(len(bet_type.events), dtype=np.int64)
+        np.add.at(counts, events[dealt], self.tally.key_counts[dealt])
         return [int(c) for c in counts]
 
     @cached_property
@@ -272,16 +274,13 @@ def _quantiles(values: Any, counts: Any) -> list[int]:
     ]
 
 
-def _events(bet: str) -> tuple[str, ...]:
-    return keys.KERNEL_EVENTS[keys.KERNEL_BETS.index(bet)]
-
-
 def bet_nets(ruleset: RuleSet, bet: str) -> tuple[Fraction, ...]:
-    """Net result per unit staked of each kernel event of ``bet`` under ``ruleset``.
+    """Net result per unit staked of each event of ``bet`` under ``ruleset``, in the order
+    of the bet type's ``events``.
 
     >>> from baccarat.rulesets import load_ruleset
     >>> [str(n) for n in bet_nets(load_ruleset("no-commission"), "banker")]
     ['1', '1/2', '1', '0', '-1']
     """
     rule = ruleset.bet(bet)
-    return tuple(rule.payout_for(event).net for event in _events(bet))
+    return tuple(rule.payout_for(event).net for event in rule.type.events)

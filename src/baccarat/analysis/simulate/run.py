@@ -52,10 +52,11 @@ def compile_job(
         raise SimulationError(f"the number of shoes must be a positive integer, not {shoes!r}")
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise SimulationError(f"the seed must be a non-negative integer, not {seed!r}")
-    unknown = [name for name in ruleset.bets if name not in keys.KERNEL_BETS]
-    if unknown:
-        raise SimulationError(f"the simulator cannot settle {', '.join(unknown)}")
-    table = keys.event_table()
+    try:
+        # Every offered bet's events by key, from its classify (once per bet type per process).
+        by_key = {name: keys.key_events(rule.type) for name, rule in ruleset.bets.items()}
+    except ValueError as error:
+        raise SimulationError(str(error)) from None
     count = len(strategies)
     net = np.zeros((count, keys.N_KEYS), dtype=np.int64)
     event = np.zeros((count, keys.N_KEYS), dtype=np.int64)
@@ -68,9 +69,15 @@ def compile_job(
         if not ruleset.offers(strategy.bet):
             raise SimulationError(f"rule set {ruleset.name!r} does not offer {strategy.bet!r}")
         nets = bet_nets(ruleset, strategy.bet)
+        if len(nets) > keys.MAX_EVENTS:
+            raise SimulationError(
+                f"a strategy can play a bet of at most {keys.MAX_EVENTS} events, "
+                f"not {strategy.bet!r} ({len(nets)})"
+            )
         scale = math.lcm(*(n.denominator for n in nets))
         scales.append(scale)
-        events = table[keys.KERNEL_BETS.index(strategy.bet)]
+        # Keys no coup has (event -1) are never dealt: any event will do for them.
+        events = np.maximum(by_key[strategy.bet], 0)
         event[s] = events
         net[s] = np.array([int(n * scale) for n in nets], dtype=np.int64)[events]
         if strategy.count is not None:
