@@ -2,12 +2,15 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-# Each job installs what it needs once, then only when pyproject.toml changes:
+# Each job installs what it needs once, then only when pyproject.toml (or the npm lock) changes:
 # serving needs the server extra (SQLite by default); the tests need every extra.
 SERVE_STAMP := $(VENV)/.serve-stamp
 TEST_STAMP := $(VENV)/.test-stamp
+NODE_STAMP := node_modules/.ci-stamp
 CHROMIUM := /usr/bin/chromium
 PYTEST_ARGS ?= -n 2 --dist loadfile
+# The browser table's ES modules, linted and type-checked as JavaScript (biome.json, jsconfig.json).
+WEB_JS := src/baccarat/web/static/js
 
 .PHONY: install serve test lint typecheck pytest chromium format bench clean
 
@@ -24,7 +27,11 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[all,test]'
 	@touch $@ $(SERVE_STAMP)
 
-install: $(TEST_STAMP)
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+install: $(TEST_STAMP) $(NODE_STAMP)
 
 serve: $(SERVE_STAMP)
 	$(BIN)/baccarat serve
@@ -38,24 +45,27 @@ chromium:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	fi
 
-lint: $(TEST_STAMP)
+lint: $(TEST_STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/lint-imports --no-logo
+	node_modules/.bin/biome ci $(WEB_JS)
 
-typecheck: $(TEST_STAMP)
+typecheck: $(TEST_STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
+	node_modules/.bin/tsc --project jsconfig.json
 
 pytest: $(TEST_STAMP) chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
 
-format: $(TEST_STAMP)
+format: $(TEST_STAMP) $(NODE_STAMP)
 	$(BIN)/ruff format src tests bench
+	node_modules/.bin/biome format --write $(WEB_JS)
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .ruff_cache .hypothesis .import_linter_cache .grimp_cache
+	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .hypothesis .import_linter_cache .grimp_cache

@@ -1,3 +1,4 @@
+// @ts-check
 // The visitor's seat in the top bar: spectator, guest or logged-in player, the balance, the
 // connection. A guest's balance is demo money and says "Demo". Demo play is not offered while
 // this device knows of a running break (breakmemo.js), nor when the server turned guests off.
@@ -9,15 +10,21 @@ import { announce } from "./dom.js";
 import { money } from "./format.js";
 import { session } from "./session.js";
 
+/** @type {Set<() => void>} */
 const listeners = new Set();
+/** @type {number | null} */
 let balance = null;
 // Whether the balance is a guest's demo money (the server says so), and whether guests may play.
 let demo = false;
 let guestsOn = true;
 
-const $ = (id) => document.getElementById(id);
+// The top bar's elements (index.html): they are always there.
+const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
-/** Why demo play is not offered now, or null when it is. */
+/**
+ * Why demo play is not offered now, or null when it is.
+ * @returns {string | null}
+ */
 function joinBlocked() {
   const onBreak = breakMemo.text();
   if (onBreak) return onBreak;
@@ -57,6 +64,7 @@ function changed() {
 }
 
 export const account = {
+  /** @returns {number | null} the balance last known, minor units */
   get balance() {
     return balance;
   },
@@ -71,14 +79,19 @@ export const account = {
   get playing() {
     return Boolean(session.token);
   },
-  /** Call `listener` whenever the visitor joins, leaves or changes seat. */
+  /**
+   * Call `listener` whenever the visitor joins, leaves or changes seat; returns the unsubscribe.
+   * @param {() => void} listener
+   * @returns {() => boolean}
+   */
   subscribe(listener) {
     listeners.add(listener);
     return () => listeners.delete(listener);
   },
+  /** @param {unknown} value  a balance the server sent (anything else is ignored) */
   setBalance(value) {
     if (!Number.isInteger(value)) return;
-    balance = value;
+    balance = /** @type {number} */ (value);
     render();
   },
   /** Read the balance again; a token the server no longer knows is dropped. */
@@ -120,7 +133,10 @@ export const account = {
     changed();
     announce(`Welcome. Your demo balance is ${money(player.balance)}: play money only.`);
   },
-  /** After a login: the new seat's balance (`login.balance`) and everyone told. */
+  /**
+   * After a login: the new seat's balance (`login.balance`) and everyone told.
+   * @param {{balance: number}} login
+   */
   signedIn(login) {
     balance = login.balance;
     demo = false;
@@ -153,7 +169,7 @@ export const account = {
     $("leave").addEventListener("click", () => this.watch());
     $("logout").addEventListener("click", () => this.signOut());
     // A break met on this device hides demo play at once, and shows it again when it ends.
-    const followBreak = (update) => {
+    const followBreak = (/** @type {() => void} */ update) => {
       update();
       const left = (breakMemo.until() ?? 0) - Date.now();
       if (left > 0 && left < 2 ** 31 - 1) window.setTimeout(changed, left + 1000);
@@ -169,7 +185,10 @@ export const account = {
   },
 };
 
-/** Show the connection state in the top bar and, when lost, in a banner. */
+/**
+ * Show the connection state in the top bar and, when lost, in a banner.
+ * @param {"connecting" | "live" | "lost" | null} status  null hides both
+ */
 export function showConnection(status) {
   const dot = $("connection");
   const banner = $("connection-banner");

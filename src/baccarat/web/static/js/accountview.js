@@ -1,3 +1,4 @@
+// @ts-check
 // "My account" (#/account): limits, breaks, the session time limit and reality checks, and the
 // way to the history. Everything here is the player's own choice, stored and enforced by the server.
 
@@ -11,6 +12,12 @@ import { duration } from "./sessionclock.js";
 
 const SESSION_CHOICES = [null, 300, 900, 1800, 3600, 7200, 14_400];
 
+/**
+ * A select of session lengths.
+ * @param {string} id
+ * @param {string} label
+ * @param {number | null} current  seconds, or null for none
+ */
 function choices(id, label, current) {
   return h("label", { class: "form-field", for: id },
     h("span", { class: "form-field__label" }, label),
@@ -37,8 +44,8 @@ function sessionPanel() {
       }
       const limit = choices("session-limit", "Session time limit", settings.time_limit_s);
       const every = choices("reality-every", "Reality check every", settings.reality_check_every_s);
-      const value = (id) => {
-        const text = form.querySelector(`#${id}`).value;
+      const value = (/** @type {string} */ id) => {
+        const text = /** @type {HTMLSelectElement} */ (form.querySelector(`#${id}`)).value;
         return text === "" ? null : Number(text);
       };
       form.replaceChildren(limit, every,
@@ -109,7 +116,12 @@ function cashierPanel() {
     message);
 }
 
-/** Mount the account view in `main`; returns {destroy()}. */
+/**
+ * Mount the account view in `main`; returns {destroy()}.
+ * @param {HTMLElement} main
+ * @param {{openHistory: () => void, openLogin: () => void}} links
+ * @returns {{destroy(): void}}
+ */
 export function mountAccount(main, { openHistory, openLogin }) {
   document.title = "My account · Baccarat";
   const heading = h("h1", { class: "account-title" }, "My account");

@@ -1,10 +1,17 @@
+// @ts-check
 // The public HTTP API, and nothing else. Every error becomes an ApiError with the server's
 // code and message ({"error": {"code", "message"}}), or "network" when there is no answer.
 
 import { breakEndOf, breakMemo } from "./breakmemo.js";
 import { session } from "./session.js";
 
+/** A refused or failed request: the HTTP status (0 without an answer) and the server's code. */
 export class ApiError extends Error {
+  /**
+   * @param {number} status
+   * @param {string} code
+   * @param {string} message
+   */
   constructor(status, code, message) {
     super(message);
     this.status = status;
@@ -12,18 +19,30 @@ export class ApiError extends Error {
   }
 }
 
+/** @param {string | number} part */
 function enc(part) {
   return encodeURIComponent(String(part));
 }
 
-/** A fresh Idempotency-Key. getRandomValues works on plain http, unlike randomUUID. */
+/**
+ * A fresh Idempotency-Key. getRandomValues works on plain http, unlike randomUUID.
+ * @returns {string}
+ */
 export function newKey() {
   const bytes = new Uint8Array(16);
   window.crypto.getRandomValues(bytes);
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/**
+ * One request; the parsed JSON answer, or an ApiError.
+ * @param {string} method
+ * @param {string} path
+ * @param {{body?: unknown, headers?: Record<string, string>, auth?: boolean}} [options]
+ * @returns {Promise<any>}
+ */
 async function request(method, path, { body, headers = {}, auth = true } = {}) {
+  /** @type {Record<string, string>} */
   const sent = { Accept: "application/json", ...headers };
   if (body !== undefined) sent["Content-Type"] = "application/json";
   const token = session.token;
@@ -52,6 +71,12 @@ async function request(method, path, { body, headers = {}, auth = true } = {}) {
   return data;
 }
 
+/**
+ * @param {string} tableId
+ * @param {string} suffix
+ * @param {string} method
+ * @param {unknown} body
+ */
 function betting(tableId, suffix, method, body) {
   return request(method, `/api/tables/${enc(tableId)}/bets${suffix}`, {
     body,
@@ -59,6 +84,7 @@ function betting(tableId, suffix, method, body) {
   });
 }
 
+/** Every call of the API, by what it does; each returns the server's JSON answer. */
 export const api = {
   createGuest: () => request("POST", "/api/players", { body: {}, auth: false }),
   config: () => request("GET", "/api/config", { auth: false }),
@@ -108,7 +134,10 @@ export const api = {
   history: (page = 1, perPage = 10) => request("GET", `/api/me/history?page=${enc(page)}&per_page=${enc(perPage)}`),
 };
 
-/** The player's whole history as CSV (needs the token, so it is fetched, then saved). */
+/**
+ * The player's whole history as CSV (needs the token, so it is fetched, then saved).
+ * @returns {Promise<string>}
+ */
 export async function historyCsv() {
   const response = await fetch("/api/me/history.csv", {
     headers: session.token ? { Authorization: `Bearer ${session.token}` } : {},
@@ -118,7 +147,11 @@ export async function historyCsv() {
   return response.text();
 }
 
-/** Where an ended shoe's bare record (what `baccarat verify` reads) can be downloaded. */
+/**
+ * Where an ended shoe's bare record (what `baccarat verify` reads) can be downloaded.
+ * @param {string} shoeId
+ * @returns {string}
+ */
 export function shoeRecordUrl(shoeId) {
   return `/api/shoes/${enc(shoeId)}/record`;
 }

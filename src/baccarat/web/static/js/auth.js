@@ -1,3 +1,4 @@
+// @ts-check
 // Log in, register and log out. A login gets a session token that expires; the page says when the
 // previous login was, so a person notices a login that was not theirs.
 
@@ -5,12 +6,20 @@ import { ApiError, api } from "./api.js";
 import { announce, h } from "./dom.js";
 import { session } from "./session.js";
 
-/** "2024-06-01T12:00:00.000Z" -> "2024-06-01 12:00:00 UTC" (the server's instants are UTC). */
+/**
+ * "2024-06-01T12:00:00.000Z" -> "2024-06-01 12:00:00 UTC" (the server's instants are UTC).
+ * @param {string | null | undefined} iso
+ * @returns {string}
+ */
 export function utcText(iso) {
   const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(iso ?? "");
   return match ? `${match[1]} ${match[2]} UTC` : String(iso ?? "–");
 }
 
+/**
+ * @param {string} label
+ * @param {HTMLInputElement} input
+ */
 function field(label, input) {
   return h("label", { class: "form-field" }, h("span", { class: "form-field__label" }, label), input);
 }
@@ -18,6 +27,7 @@ function field(label, input) {
 /**
  * The login dialog. `done(text)` is called after a login with the welcome line.
  * Returns {el, open()}.
+ * @param {(text: string, login: any) => void} done  also given the server's answer to the login
  */
 export function loginDialog(done) {
   const username = h("input", { name: "username", autocomplete: "username", required: true, maxlength: "64", id: "login-username" });
@@ -25,6 +35,7 @@ export function loginDialog(done) {
   const message = h("p", { class: "form-message", role: "alert", id: "login-message" });
   const dialog = h("dialog", { class: "dialog", id: "login-dialog", "aria-labelledby": "login-title" });
 
+  /** @param {"login" | "register"} mode */
   async function submit(mode) {
     message.textContent = "";
     const name = username.value.trim();
@@ -50,7 +61,7 @@ export function loginDialog(done) {
   }
 
   dialog.append(
-    h("form", { method: "dialog", class: "dialog__form", onsubmit: (event) => { event.preventDefault(); submit("login"); } },
+    h("form", { method: "dialog", class: "dialog__form", onsubmit: (/** @type {SubmitEvent} */ event) => { event.preventDefault(); submit("login"); } },
       h("h2", { id: "login-title" }, "Log in"),
       field("Username", username),
       field("Password", password),
@@ -69,7 +80,10 @@ export function loginDialog(done) {
   };
 }
 
-/** End the session on the server (a login's or a guest's), then forget the token here. */
+/**
+ * End the session on the server (a login's or a guest's), then forget the token here.
+ * @returns {Promise<void>}
+ */
 export async function logout() {
   try {
     if (session.token) await api.logout();

@@ -1,3 +1,4 @@
+// @ts-check
 // The betting layout: one button per bet the table's rule set offers, each with its payout
 // and the amount the player has on it. Offered bets and pay tables come from the API, so a
 // rule set with other side bets gets other spots without a change here.
@@ -13,6 +14,7 @@ const SIDE_ORDER = [
   "dragon_bonus_player", "panda_8", "either_pair", "perfect_pair", "big", "small",
   "super_6", "dragon_7", "dragon_bonus_banker",
 ];
+/** @type {Record<string, string>} */
 const TONES = {
   player: "player", player_pair: "player", dragon_bonus_player: "player", panda_8: "player",
   banker: "banker", banker_pair: "banker", dragon_bonus_banker: "banker", dragon_7: "banker", super_6: "banker",
@@ -23,6 +25,8 @@ const MAIN_EVENTS = ["win", "tie", "pair", "perfect_pair", "big", "small"];
 /**
  * A pay table in one glance: {headline, note, detail}.
  * {win: "19:20", tie: "push"} -> headline "0.95:1"; many win events -> "up to 30:1".
+ * @param {Record<string, string> | null | undefined} pays
+ * @returns {{headline: string, note: string, detail: string}}
  */
 export function payoutSummary(pays) {
   const entries = Object.entries(pays ?? {});
@@ -40,6 +44,12 @@ export function payoutSummary(pays) {
   return { headline: odds(main[1]), note: notes.join("; "), detail };
 }
 
+/**
+ * @param {string} name
+ * @param {import("./model.js").BetOffer} rule
+ * @param {number} stake
+ * @param {{headline: string, note: string}} summary
+ */
 function spotLabel(name, rule, stake, summary) {
   const parts = [`Bet on ${rule.label ?? betName(name)}`, `pays ${summary.headline}`];
   if (summary.note) parts.push(summary.note);
@@ -51,18 +61,22 @@ function spotLabel(name, rule, stake, summary) {
 /**
  * The layout. `onBet(name)` is called when a spot is chosen.
  * Returns {el, update({bets, stakes, open, outcome})}.
+ * @param {(name: string) => void} onBet
  */
 export function betLayout(onBet) {
   const el = h("section", { class: "bets", "aria-label": "Bets" });
+  /** @type {Map<string, HTMLButtonElement>} */
   const spots = new Map();
+  /** @type {Map<string, string>} */
   const drawn = new Map();
   let offered = "";
 
+  /** @param {Record<string, import("./model.js").BetOffer>} bets */
   function build(bets) {
     spots.clear();
     drawn.clear();
     const names = Object.keys(bets);
-    const spot = (name, size) => {
+    const spot = (/** @type {string} */ name, /** @type {string} */ size) => {
       const button = h("button", {
         type: "button",
         class: `spot spot--${TONES[name] ?? "neutral"} spot--${size}`,
@@ -81,6 +95,10 @@ export function betLayout(onBet) {
     );
   }
 
+  /**
+   * @param {{bets: Record<string, import("./model.js").BetOffer>, stakes?: Record<string, number>,
+   *   open?: boolean, winners?: Set<string>}} view
+   */
   function update({ bets, stakes = {}, open = false, winners = new Set() }) {
     const key = JSON.stringify(bets);
     if (key !== offered) {

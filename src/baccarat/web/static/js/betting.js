@@ -1,3 +1,4 @@
+// @ts-check
 // The player's side of a round: place, undo, clear, rebet and double. Requests go one at a
 // time, in the order the player made them; a stake shows only once the server accepted it.
 
@@ -6,18 +7,36 @@ import { account } from "./account.js";
 import { announce } from "./dom.js";
 import { betName, money } from "./format.js";
 
+/**
+ * The state of the table this module reads and writes: the round, the player's stakes on it,
+ * and what each accepted request added.
+ * @typedef {object} BetState
+ * @property {import("./model.js").Round | null} round
+ * @property {Record<string, number>} stakes
+ * @property {Record<string, number>[]} placements
+ */
+
+/**
+ * @param {Record<string, number>} stakes
+ * @returns {number}
+ */
 function sum(stakes) {
   return Object.values(stakes).reduce((a, b) => a + b, 0);
 }
 
 /**
  * @param {string} tableId
- * @param {object} state  the table's state: round, stakes and placements are read and written
- * @param {{changed: Function, say: Function, refused: Function}} tell  how to show the outcome
+ * @param {BetState} state  the table's state: round, stakes and placements are read and written
+ * @param {{changed: () => void, say: (text: string, tone: string) => void, refused: (error: any) => void}} tell
+ *   how to show the outcome
  */
 export function betting(tableId, state, tell) {
   let queue = Promise.resolve();
 
+  /**
+   * Queue a request behind those already sent, for the round open now.
+   * @param {(roundId: number) => Promise<void>} request
+   */
   function send(request) {
     if (!account.playing) {
       tell.say("You are watching. Take a seat to place bets.", "info");
@@ -32,6 +51,7 @@ export function betting(tableId, state, tell) {
     return queue;
   }
 
+  /** @param {any} response  the server's answer to a bet request */
   function accept(response) {
     if (response.round_id !== state.round?.id) return;
     state.stakes = { ...response.bets };
@@ -39,13 +59,18 @@ export function betting(tableId, state, tell) {
     tell.changed();
   }
 
+  /** @param {any} response */
   function placed(response) {
     state.placements.push(response.accepted);
     accept(response);
   }
 
   return {
-    /** Put one chip of `chip` minor units on spot `name`. */
+    /**
+     * Put one chip of `chip` minor units on spot `name`.
+     * @param {string} name
+     * @param {number | null} chip
+     */
     bet(name, chip) {
       if (!chip) return;
       send(async (roundId) => {
@@ -54,7 +79,10 @@ export function betting(tableId, state, tell) {
         announce(`${betName(name)}: ${money(response.bets[name])}. Balance ${money(response.balance)}.`);
       });
     },
-    /** Rebet or double: the previous round's bets again (`call` is api.rebet or api.double). */
+    /**
+     * Rebet or double: the previous round's bets again (`call` is api.rebet or api.double).
+     * @param {(tableId: string, roundId: number) => Promise<any>} call
+     */
     repeat(call) {
       send(async (roundId) => {
         const response = await call(tableId, roundId);

@@ -1,14 +1,17 @@
+// @ts-check
 // Playing cards drawn with HTML and CSS (no images), and the baccarat arithmetic the page
 // shows while cards are turned. The server decides every outcome; these totals only mirror it.
 
 import { h } from "./dom.js";
 
+/** @type {Record<string, {glyph: string, name: string, red: boolean}>} */
 const SUITS = {
   c: { glyph: "♣", name: "clubs", red: false },
   d: { glyph: "♦", name: "diamonds", red: true },
   h: { glyph: "♥", name: "hearts", red: true },
   s: { glyph: "♠", name: "spades", red: false },
 };
+/** @type {Record<string, string>} */
 const RANK_NAMES = {
   A: "Ace",
   T: "10",
@@ -18,7 +21,16 @@ const RANK_NAMES = {
 };
 const COURTS = new Set(["J", "Q", "K"]);
 
-/** "Td" -> {rank: "T", suit: "d", point: 0}; "10h" is read as "Th". */
+/**
+ * A card read from its code.
+ * @typedef {{rank: string, suit: string, point: number}} Card
+ */
+
+/**
+ * "Td" -> {rank: "T", suit: "d", point: 0}; "10h" is read as "Th".
+ * @param {string} code
+ * @returns {Card | null}
+ */
 export function parseCard(code) {
   const text = String(code).trim();
   const rank = text.slice(0, -1).toUpperCase().replace("10", "T");
@@ -27,28 +39,41 @@ export function parseCard(code) {
   return { rank, suit, point: point(rank) };
 }
 
+/**
+ * @param {string} rank
+ * @returns {number}
+ */
 function point(rank) {
   if (rank === "A") return 1;
   if ("TJQK".includes(rank)) return 0;
   return Number(rank);
 }
 
-/** The baccarat total of some card codes: the units digit of the sum. */
+/**
+ * The baccarat total of some card codes: the units digit of the sum.
+ * @param {string[]} codes
+ * @returns {number}
+ */
 export function handTotal(codes) {
   return codes.reduce((sum, code) => sum + (parseCard(code)?.point ?? 0), 0) % 10;
 }
 
-/** "Qh" -> "Queen of hearts". */
+/**
+ * "Qh" -> "Queen of hearts".
+ * @param {string} code
+ * @returns {string}
+ */
 export function cardName(code) {
   const card = parseCard(code);
   if (!card) return String(code);
   return `${RANK_NAMES[card.rank] ?? card.rank} of ${SUITS[card.suit].name}`;
 }
 
+/** @param {Card} card */
 function face(card) {
   const suit = SUITS[card.suit];
   const rank = card.rank === "T" ? "10" : card.rank;
-  const corner = (where) =>
+  const corner = (/** @type {string} */ where) =>
     h("span", { class: `card__corner card__corner--${where}` },
       h("span", { class: "card__rank" }, rank),
       h("span", { class: "card__suit" }, suit.glyph));
@@ -61,7 +86,8 @@ function face(card) {
 
 /**
  * A card slot: its back is shown until reveal(code) turns it.
- * @param {{sideways?: boolean, label?: string}} options  a third card lies sideways, as dealt.
+ * @param {{sideways?: boolean, label?: string}} [options]  a third card lies sideways, as dealt.
+ * @returns {HTMLDivElement}
  */
 export function cardSlot({ sideways = false, label = "Face-down card" } = {}) {
   const el = h("div", {
@@ -74,11 +100,16 @@ export function cardSlot({ sideways = false, label = "Face-down card" } = {}) {
   return el;
 }
 
-/** Turn a slot to show `code`; `animate` flips it, otherwise it simply appears. */
+/**
+ * Turn a slot to show `code`; `animate` flips it, otherwise it simply appears.
+ * @param {HTMLElement} slot  from cardSlot()
+ * @param {string} code
+ * @param {{animate?: boolean}} [options]
+ */
 export function reveal(slot, code, { animate = true } = {}) {
   const card = parseCard(code);
   if (!card) return;
-  const inner = slot.querySelector(".card__inner");
+  const inner = /** @type {HTMLElement} */ (slot.querySelector(".card__inner"));
   inner.querySelector(".card__face--front")?.remove();
   inner.prepend(face(card));
   slot.dataset.card = `${card.rank}${card.suit}`;
@@ -92,7 +123,12 @@ export function reveal(slot, code, { animate = true } = {}) {
   slot.classList.add("card--revealed");
 }
 
-/** A revealed card in one step. */
+/**
+ * A revealed card in one step.
+ * @param {string} code
+ * @param {{sideways?: boolean, label?: string}} [options]
+ * @returns {HTMLDivElement}
+ */
 export function cardElement(code, options = {}) {
   const slot = cardSlot(options);
   reveal(slot, code, { animate: false });

@@ -1,3 +1,4 @@
+// @ts-check
 // The chip selector: one radio button per denomination of the table's `chips`.
 // Native radios give arrow-key selection and a spoken "1 of 6" for free.
 
@@ -5,6 +6,7 @@ import { h } from "./dom.js";
 import { chipLabel, money } from "./format.js";
 
 // Casino colours by value in major units; anything else takes the colour of the next lower one.
+/** @type {[number, string][]} */
 const COLOURS = [
   [1, "white"],
   [5, "red"],
@@ -16,14 +18,23 @@ const COLOURS = [
   [5000, "brown"],
 ];
 
-/** The colour name of a chip worth `minor` units. */
+/**
+ * The colour name of a chip worth `minor` units.
+ * @param {number} minor
+ * @returns {string}
+ */
 export function chipColour(minor) {
   let colour = "white";
   for (const [major, name] of COLOURS) if (minor >= major * 100) colour = name;
   return colour;
 }
 
-/** A chip picture showing `minor` (used on bet spots too). */
+/**
+ * A chip picture showing `minor` (used on bet spots too).
+ * @param {number} minor
+ * @param {string} [extraClass]
+ * @returns {HTMLSpanElement}
+ */
 export function chipFace(minor, extraClass = "") {
   return h("span", { class: `chip chip--${chipColour(minor)} ${extraClass}`, "aria-hidden": "true" },
     h("span", { class: "chip__value" }, chipLabel(minor)));
@@ -32,6 +43,7 @@ export function chipFace(minor, extraClass = "") {
 /**
  * The rack. `onChange(minor)` is told the chosen denomination.
  * Returns {el, value(), update(chips, balance)}.
+ * @param {(minor: number) => void} onChange
  */
 export function chipRack(onChange) {
   const name = `chip-${Math.random().toString(36).slice(2, 8)}`;
@@ -39,9 +51,15 @@ export function chipRack(onChange) {
   const el = h("fieldset", { class: "chip-rack" },
     h("legend", { class: "visually-hidden" }, "Chip value"),
     list);
+  /** @type {number | null} */
   let selected = null;
+  /** @type {number[]} */
   let denominations = [];
 
+  /**
+   * @param {number[]} chips  the table's denominations
+   * @param {number | null} balance  the balance, to mark the chips it cannot pay
+   */
   function update(chips, balance) {
     const same = chips.length === denominations.length && chips.every((c, i) => c === denominations[i]);
     if (!same) {
@@ -64,7 +82,7 @@ export function chipRack(onChange) {
           input, chipFace(minor, "chip--rack"));
       }));
     }
-    for (const label of list.children) {
+    for (const label of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
       const minor = Number(label.dataset.chip);
       label.classList.toggle("is-unaffordable", Number.isInteger(balance) && minor > balance);
     }

@@ -1,3 +1,4 @@
+// @ts-check
 // The fairness panel: the current shoe's commitment (published before its first bet) and,
 // once a shoe has ended, its revealed seed, its record and the command that checks it.
 
@@ -6,6 +7,11 @@ import { api, shoeRecordUrl } from "./api.js";
 
 const VERIFY = "baccarat verify record.json";
 
+/**
+ * A button that copies `text` to the clipboard.
+ * @param {string} text
+ * @param {string} what  what it copies, for its label
+ */
 function copyButton(text, what) {
   const button = h("button", {
     type: "button",
@@ -24,13 +30,21 @@ function copyButton(text, what) {
   return button;
 }
 
+/**
+ * @param {string} label
+ * @param {string | null | undefined} value
+ */
 function hexRow(label, value) {
   return h("div", { class: "fair__row" },
     h("dt", {}, label),
     h("dd", {}, h("code", { class: "fair__hex" }, value ?? "–"), value ? copyButton(value, label.toLowerCase()) : null));
 }
 
-/** Save the shoe's record (GET /api/shoes/{id}/record) as record.json. */
+/**
+ * Save the shoe's record (GET /api/shoes/{id}/record) as record.json.
+ * @param {string} shoeId
+ * @param {HTMLElement} button  the Download button, busy meanwhile
+ */
 async function downloadRecord(shoeId, button) {
   button.setAttribute("aria-busy", "true");
   try {
@@ -49,9 +63,11 @@ async function downloadRecord(shoeId, button) {
   }
 }
 
+/** The panel; returns {el, update(shoe, finished)}. */
 export function fairnessPanel() {
   const current = h("dl", { class: "fair__list" });
   const revealed = h("div", { class: "fair__revealed" });
+  /** @type {string | null} */
   let shown = null;
   const el = h("details", { class: "panel fair", open: true },
     h("summary", { class: "panel-title" }, "Provably fair"),
@@ -62,7 +78,11 @@ export function fairnessPanel() {
 
   return {
     el,
-    /** shoe: {id, commitment, cards_left, algorithm}; finished: {id, server_seed} or null. */
+    /**
+     * shoe: {id, commitment, cards_left, algorithm}; finished: {id, server_seed} or null.
+     * @param {any} shoe
+     * @param {any} finished
+     */
     update(shoe, finished) {
       // Redraw only on a change, so a focused Copy button keeps its focus while events arrive.
       const key = JSON.stringify([shoe?.id, shoe?.commitment, finished?.id, finished?.server_seed]);
@@ -80,7 +100,7 @@ export function fairnessPanel() {
         h("h3", { class: "fair__heading" }, `Shoe ${finished.id} ended: seed revealed`),
         h("dl", { class: "fair__list" }, hexRow("Server seed", finished.server_seed)),
         h("p", { class: "fair__links" },
-          h("button", { type: "button", class: "btn btn--small btn--gold", onclick: (event) => downloadRecord(finished.id, event.currentTarget) }, "Download record.json"),
+          h("button", { type: "button", class: "btn btn--small btn--gold", onclick: (/** @type {MouseEvent} */ event) => downloadRecord(finished.id, /** @type {HTMLElement} */ (event.currentTarget)) }, "Download record.json"),
           h("a", { href: shoeRecordUrl(finished.id), class: "fair__link", target: "_blank", rel: "noopener" }, shoeRecordUrl(finished.id))),
         h("p", { class: "fair__verify" }, "Check it yourself: ", h("code", {}, VERIFY), copyButton(VERIFY, "the verify command")));
     },

@@ -1,3 +1,4 @@
+// @ts-check
 // Game recall: the player's last ten rounds (GET /api/me/history), one click away from anywhere,
 // with the whole history as CSV. Each row: round, UTC time, bets per spot, cards, result,
 // returns and the balance before and after, all as the server recorded them.
@@ -7,8 +8,15 @@ import { utcText } from "./auth.js";
 import { fill, h } from "./dom.js";
 import { betName, money } from "./format.js";
 
+/**
+ * A round of GET /api/me/history.
+ * @typedef {Record<string, any>} HistoryRound
+ */
+
+/** @type {Record<string, string>} */
 const WINNER = { player: "Player wins", banker: "Banker wins", tie: "Tie" };
 
+/** @param {HistoryRound} round */
 function resultText(round) {
   const result = round.result;
   if (round.phase === "voided") return round.void_reason ? `Void: ${round.void_reason}` : "Void: stakes returned";
@@ -17,14 +25,17 @@ function resultText(round) {
   return `${WINNER[result.winner] ?? result.winner}${totals}`;
 }
 
+/** @param {HistoryRound} round */
 function betsText(round) {
-  return round.bets.map((bet) => `${betName(bet.bet)} ${money(bet.stake)}`).join(", ");
+  return round.bets.map((/** @type {any} */ bet) => `${betName(bet.bet)} ${money(bet.stake)}`).join(", ");
 }
 
+/** @param {HistoryRound} round */
 function returnsText(round) {
-  return round.bets.map((bet) => `${betName(bet.bet)} ${bet.returned === null || bet.returned === undefined ? "–" : money(bet.returned)}`).join(", ");
+  return round.bets.map((/** @type {any} */ bet) => `${betName(bet.bet)} ${bet.returned === null || bet.returned === undefined ? "–" : money(bet.returned)}`).join(", ");
 }
 
+/** @param {HistoryRound} round */
 function row(round) {
   return h("tr", { dataset: { round: String(round.round_id) } },
     h("th", { scope: "row" }, `#${round.round_id}`),
@@ -37,6 +48,7 @@ function row(round) {
     h("td", { dataset: { col: "after" } }, money(round.balance_after)));
 }
 
+/** @param {HTMLElement} button  the Export button, busy meanwhile */
 async function saveCsv(button) {
   button.setAttribute("aria-busy", "true");
   try {
@@ -70,7 +82,7 @@ export function historyDialog() {
       status,
       h("div", { class: "history-scroll" }, table),
       h("div", { class: "dialog__actions" },
-        h("button", { type: "button", class: "btn", id: "history-csv", onclick: (event) => saveCsv(event.currentTarget) }, "Export all as CSV"),
+        h("button", { type: "button", class: "btn", id: "history-csv", onclick: (/** @type {MouseEvent} */ event) => saveCsv(/** @type {HTMLElement} */ (event.currentTarget)) }, "Export all as CSV"),
         h("button", { type: "button", class: "btn btn--gold", onclick: () => dialog.close() }, "Close"))));
 
   async function load() {
@@ -78,7 +90,7 @@ export function historyDialog() {
     try {
       const [page, me] = await Promise.all([api.history(1, 10), api.me()]);
       // A guest's balances are demo money, and say so like every balance the page shows.
-      for (const th of table.querySelectorAll("th[data-balance]")) {
+      for (const th of /** @type {NodeListOf<HTMLElement>} */ (table.querySelectorAll("th[data-balance]"))) {
         th.textContent = me.demo ? `Demo ${th.dataset.balance.toLowerCase()}` : th.dataset.balance;
       }
       fill(body, page.rounds.map(row));

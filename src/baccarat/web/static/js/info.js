@@ -1,9 +1,11 @@
+// @ts-check
 // The table's facts at a glance: rules, limits, dealing style, round, shoe and audience.
 
 import { fill, h } from "./dom.js";
 import { money } from "./format.js";
 import * as model from "./model.js";
 
+/** The panel; returns {el, update(table, round)}. */
 export function tableInfo() {
   const title = h("h2", { class: "panel-title" }, "Table");
   const rules = h("p", { class: "info__rules" });
@@ -16,6 +18,10 @@ export function tableInfo() {
 
   return {
     el,
+    /**
+     * @param {import("./model.js").Table} table
+     * @param {import("./model.js").Round | null} round
+     */
     update(table, round) {
       const set = model.ruleset(table);
       const { min, max } = model.limits(table);
@@ -23,7 +29,7 @@ export function tableInfo() {
       title.textContent = model.tableName(table);
       rules.textContent = set.description ?? "";
       if (set.name) rulesLink.setAttribute("href", `#/rules/${encodeURIComponent(set.name)}`);
-      const fact = (label, value, key) => h("div", { dataset: { fact: key } }, h("dt", {}, label), h("dd", {}, value));
+      const fact = (/** @type {string} */ label, /** @type {string} */ value, /** @type {string} */ key) => h("div", { dataset: { fact: key } }, h("dt", {}, label), h("dd", {}, value));
       fill(facts,
         fact("Limits", min === null ? "–" : `${money(min)} – ${money(max)}`, "limits"),
         fact("Dealing", model.dealing(table) === "face-down" ? "Face down, squeezed" : "Face up", "dealing"),

@@ -1,3 +1,4 @@
+// @ts-check
 // The limits panel: deposit, loss and wager limits over 24 hours, 7 days and 30 days, what each
 // has used, and the pending increases with their Confirm button (usable 24 hours after the
 // request). A lower limit applies at once; a higher one, or none, waits: the server decides.
@@ -11,17 +12,29 @@ import { money } from "./format.js";
 const KINDS = [["deposit", "Deposit"], ["loss", "Loss"], ["wager", "Wager"]];
 const PERIODS = [["24h", "24 hours"], ["7d", "7 days"], ["30d", "30 days"]];
 
-/** "12.50" or "12" -> 1250; anything else -> NaN. Integer arithmetic only. */
+/**
+ * "12.50" or "12" -> 1250; anything else -> NaN. Integer arithmetic only.
+ * @param {string | null | undefined} text
+ * @returns {number}
+ */
 export function parseMoney(text) {
   const match = /^\s*(\d{1,13})(?:[.,](\d{1,2}))?\s*$/.exec(text ?? "");
   if (!match) return Number.NaN;
   return Number(match[1]) * 100 + Number((match[2] ?? "0").padEnd(2, "0"));
 }
 
+/**
+ * The entry of `list` for one limit, or null.
+ * @param {{kind: string, period: string}[] | undefined} list
+ * @param {string} kind
+ * @param {string} period
+ * @returns {any}
+ */
 function find(list, kind, period) {
   return (list ?? []).find((item) => item.kind === kind && item.period === period) ?? null;
 }
 
+/** The panel; returns {el, load()}. */
 export function limitsPanel() {
   // The server's clock less this browser's, so "24 hours later" is the server's 24 hours.
   let skew = 0;
@@ -36,11 +49,20 @@ export function limitsPanel() {
       body),
     message);
 
+  /**
+   * @param {string} text
+   * @param {string} [tone]
+   */
   function say(text, tone = "error") {
     message.dataset.tone = tone;
     message.textContent = text;
   }
 
+  /**
+   * Send a change, then show the limits the server answers with.
+   * @param {() => Promise<any>} action
+   * @param {string} success  what to say when the server says nothing itself
+   */
   async function run(action, success) {
     try {
       const view = await action();
@@ -53,6 +75,13 @@ export function limitsPanel() {
     }
   }
 
+  /**
+   * @param {any} view  GET /api/me/limits
+   * @param {string} kind
+   * @param {string} kindLabel
+   * @param {string} period
+   * @param {string} periodLabel
+   */
   function rowFor(view, kind, kindLabel, period, periodLabel) {
     const name = `${kindLabel} limit, ${periodLabel}`;
     const current = find(view.limits, kind, period);
@@ -68,6 +97,7 @@ export function limitsPanel() {
       run(() => api.setLimit(kind, period, amount), `${name} saved.`);
     };
     input.addEventListener("keydown", (event) => { if (event.key === "Enter") set(); });
+    /** @type {string | HTMLElement} */
     let pendingCell = "–";
     if (pending) {
       const ready = Date.parse(pending.confirmable_at) <= Date.now() + skew;
@@ -87,6 +117,7 @@ export function limitsPanel() {
       h("td", {}, pendingCell));
   }
 
+  /** @param {any} view  GET /api/me/limits */
   function draw(view) {
     fill(body, KINDS.flatMap(([kind, kindLabel]) =>
       PERIODS.map(([period, periodLabel]) => rowFor(view, kind, kindLabel, period, periodLabel))));

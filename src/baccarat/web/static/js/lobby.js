@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: every table with its rules, limits, dealing style, phase and countdown, the
 // number of people watching and a live miniature big road. It re-reads GET /api/tables every
 // couple of seconds; the countdowns tick locally against the server's deadlines in between.
@@ -12,21 +13,26 @@ import { miniBigRoad } from "./roads.js";
 const REFRESH_MS = 2000;
 const TICK_MS = 250;
 
+/** @typedef {import("./model.js").Table} Table */
+
+/** @param {Table} table */
 function dealingBadge(table) {
   const faceDown = model.dealing(table) === "face-down";
   return h("span", { class: `badge badge--${faceDown ? "down" : "up"}`, title: faceDown ? "Cards are squeezed before they are shown" : "Each card is shown as it is dealt" },
     faceDown ? "Face down" : "Face up");
 }
 
+/** @param {any} roads  the table's roads snapshot */
 function shoeCounts(roads) {
   const stats = roads?.stats ?? {};
-  const count = (key, label) => h("span", { class: `count count--${key}` },
+  const count = (/** @type {string} */ key, /** @type {string} */ label) => h("span", { class: `count count--${key}` },
     h("span", { class: "count__label" }, label), ` ${stats[key] ?? 0}`);
   return h("p", { class: "lobby-card__counts", "aria-label": `This shoe: Banker ${stats.banker ?? 0}, Player ${stats.player ?? 0}, Tie ${stats.tie ?? 0}` },
     count("banker", "B"), count("player", "P"), count("tie", "T"),
     h("span", { class: "count count--rounds" }, `${stats.rounds ?? 0} rounds this shoe`));
 }
 
+/** @param {Table} table */
 function tile(table) {
   const id = model.tableId(table);
   const round = model.currentRound(table);
@@ -53,8 +59,9 @@ function tile(table) {
     h("span", { class: "lobby-card__cta", "aria-hidden": "true" }, "Join table →"));
 }
 
+/** @param {HTMLElement} root */
 function tick(root) {
-  for (const el of root.querySelectorAll(".lobby-card__countdown")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".lobby-card__countdown"))) {
     const closes = Number(el.dataset.closes);
     const phase = el.closest(".phase");
     const open = phase?.classList.contains("phase--open");
@@ -62,7 +69,11 @@ function tick(root) {
   }
 }
 
-/** Mount the lobby in `main`; returns {destroy()}. */
+/**
+ * Mount the lobby in `main`; returns {destroy()}.
+ * @param {HTMLElement} main
+ * @returns {{destroy(): void}}
+ */
 export function mountLobby(main) {
   document.title = "Lobby · Baccarat";
   const grid = h("div", { class: "lobby__grid" });
@@ -75,6 +86,7 @@ export function mountLobby(main) {
     grid));
 
   let stopped = false;
+  /** @type {number | null} */
   let refreshTimer = null;
 
   async function refresh() {
@@ -86,9 +98,10 @@ export function mountLobby(main) {
       status.textContent = tables.length ? "" : "No table is open right now.";
       status.hidden = tables.length > 0;
       // Keep focus on the same table's link across a refresh.
-      const focused = document.activeElement?.closest?.(".lobby-card")?.dataset.table;
+      const card = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.(".lobby-card"));
+      const focused = card?.dataset.table;
       grid.replaceChildren(...tables.map(tile));
-      if (focused) grid.querySelector(`[data-table="${CSS.escape(focused)}"] a`)?.focus();
+      if (focused) /** @type {HTMLElement | null} */ (grid.querySelector(`[data-table="${CSS.escape(focused)}"] a`))?.focus();
       tick(grid);
     } catch (error) {
       if (stopped) return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The page's entry point: the top bar, its dialogs (log in, history, reality check), and a hash
 // router between the views.
 //   #/               the lobby
@@ -15,18 +16,20 @@ import { mountRules } from "./rules.js";
 import { sessionWatch } from "./sessionclock.js";
 import { mountTable } from "./table.js";
 
-const main = document.getElementById("main");
-const notice = document.getElementById("notice");
+// The page's own elements (index.html): they are always there.
+const main = /** @type {HTMLElement} */ (document.getElementById("main"));
+const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
+/** @type {{destroy(): void} | null} */
 let view = null;
 
 const recall = historyDialog();
-const login = loginDialog((text, answer) => {
+const login = loginDialog((text, /** @type {any} */ answer) => {
   notice.textContent = text;
   notice.hidden = false;
   announce(text);
   account.signedIn(answer);
 });
-const clock = sessionWatch(document.getElementById("session-clock"), {
+const clock = sessionWatch(/** @type {HTMLElement} */ (document.getElementById("session-clock")), {
   history: () => recall.open(),
   leave: () => {
     account.watch();
@@ -35,10 +38,11 @@ const clock = sessionWatch(document.getElementById("session-clock"), {
   unauthorized: () => account.refresh(),
 });
 document.body.append(login.el, recall.el, clock.dialog);
-document.getElementById("login").addEventListener("click", () => login.open());
+/** @type {HTMLElement} */ (document.getElementById("login")).addEventListener("click", () => login.open());
 window.addEventListener("baccarat:reality-check", () => clock.refresh());
-document.getElementById("history-open").addEventListener("click", () => recall.open());
+/** @type {HTMLElement} */ (document.getElementById("history-open")).addEventListener("click", () => recall.open());
 
+/** @type {[RegExp, string, (name?: string) => {destroy(): void}][]} */
 const ROUTES = [
   [/^#\/tables\/([^/]+)$/, "table", (name) => mountTable(main, name)],
   [/^#\/account$/, "account", () => mountAccount(main, { openHistory: () => recall.open(), openLogin: () => login.open() })],
@@ -58,7 +62,7 @@ function route() {
     }
   }
   view ??= mountLobby(main);
-  for (const link of document.querySelectorAll("[data-nav]")) {
+  for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-nav]"))) {
     if (link.dataset.nav === nav) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }

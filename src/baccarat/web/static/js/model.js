@@ -1,7 +1,54 @@
+// @ts-check
 // Reads the API's table JSON (GET /api/tables/{id}, the feed's snapshot) into the few things
 // the views draw. Views never reach into the server's JSON themselves, so a renamed field is a
 // change in this file alone.
 
+/**
+ * A bet the table offers, as the API describes it.
+ * @typedef {object} BetOffer
+ * @property {string} [label]
+ * @property {string} [description]
+ * @property {Record<string, string>} pays  event -> payout, e.g. {win: "19:20", tie: "push"}
+ * @property {number} min_stake  minor units
+ * @property {number} max_stake  minor units
+ */
+/**
+ * A round as the API gives it; `closes_at` is epoch ms once read by `currentRound`.
+ * @typedef {object} Round
+ * @property {number} [id]
+ * @property {number} [number]
+ * @property {string} [phase]  open, closed, dealt, settled or voided
+ * @property {any} [closes_at]
+ * @property {number} [closes_at_ms]
+ */
+/**
+ * A card revealed in the current round.
+ * @typedef {object} RevealedCard
+ * @property {"player" | "banker"} hand
+ * @property {number} position
+ * @property {string} card  a card code such as "Td"
+ */
+/**
+ * The API's table JSON (GET /api/tables/{id}, the feed's snapshot), read only through this module.
+ * @typedef {object} Table
+ * @property {string} id
+ * @property {{name?: string, title?: string, description?: string}} [ruleset]
+ * @property {Record<string, any>} [settings]
+ * @property {{min?: number, max?: number}} [limits]
+ * @property {Record<string, BetOffer>} [bets]
+ * @property {number[]} [chips]
+ * @property {Round | null} [round]
+ * @property {RevealedCard[]} [cards]
+ * @property {any} [result]
+ * @property {any} [last_round]
+ * @property {any} [roads]
+ * @property {any} [shoe]
+ * @property {any} [previous_shoe]
+ * @property {number} [watching]
+ * @property {number} [now]
+ */
+
+/** @type {Record<string, string>} */
 const PHASES = {
   open: "Place your bets",
   closed: "No more bets",
@@ -10,51 +57,87 @@ const PHASES = {
   voided: "Round void",
 };
 
-/** Words for a round phase. */
+/**
+ * Words for a round phase.
+ * @param {string | null | undefined} phase
+ * @returns {string}
+ */
 export function phaseWords(phase) {
   return PHASES[phase] ?? "Waiting for the dealer";
 }
 
+/** @param {Table} table */
 export function tableId(table) {
   return table.id;
 }
 
-/** The rule set's {name, title, description}. */
+/**
+ * The rule set's {name, title, description}.
+ * @param {Table} table
+ */
 export function ruleset(table) {
   return table.ruleset ?? {};
 }
 
-/** The table's display name: its rule set's title. */
+/**
+ * The table's display name: its rule set's title.
+ * @param {Table} table
+ * @returns {string}
+ */
 export function tableName(table) {
   return ruleset(table).title ?? table.id;
 }
 
-/** The bets offered: {name: {label, description, pays, min_stake, max_stake}}, in catalogue order. */
+/**
+ * The bets offered: {name: {label, description, pays, min_stake, max_stake}}, in catalogue order.
+ * @param {Partial<Table>} table
+ * @returns {Record<string, BetOffer>}
+ */
 export function offeredBets(table) {
   return table.bets ?? {};
 }
 
-/** Chip denominations in minor units, smallest first. */
+/**
+ * Chip denominations in minor units, smallest first.
+ * @param {Table} table
+ * @returns {number[]}
+ */
 export function chips(table) {
   return [...(table.chips ?? [])].sort((a, b) => a - b);
 }
 
-/** The table-wide limits: {min, max} in minor units (null when unknown). */
+/**
+ * The table-wide limits: {min, max} in minor units (null when unknown).
+ * @param {Table} table
+ * @returns {{min: number | null, max: number | null}}
+ */
 export function limits(table) {
   return { min: table.limits?.min ?? null, max: table.limits?.max ?? null };
 }
 
-/** The dealer's settings: {betting_ms, reveal_ms, result_ms, dealing}. */
+/**
+ * The dealer's settings: {betting_ms, reveal_ms, result_ms, dealing}.
+ * @param {Partial<Table>} table
+ * @returns {Record<string, any>}
+ */
 export function settings(table) {
   return table.settings ?? {};
 }
 
-/** "face-up" or "face-down". */
+/**
+ * "face-up" or "face-down".
+ * @param {Table} table
+ * @returns {"face-up" | "face-down"}
+ */
 export function dealing(table) {
   return settings(table).dealing === "face-down" ? "face-down" : "face-up";
 }
 
-/** The current round: {id, number, phase, closes_at (epoch ms)}, or null. */
+/**
+ * The current round: {id, number, phase, closes_at (epoch ms)}, or null.
+ * @param {{round?: Round | null}} table
+ * @returns {Round | null}
+ */
 export function currentRound(table) {
   const round = table.round;
   if (!round) return null;
@@ -63,43 +146,72 @@ export function currentRound(table) {
   return { ...round, closes_at: closes };
 }
 
-/** The round in an event (round_open carries closes_at_ms too). */
+/**
+ * The round in an event (round_open carries closes_at_ms too).
+ * @param {Record<string, any>} event
+ * @returns {Round | null}
+ */
 export function roundFromEvent(event) {
   return currentRound({ round: { id: event.round_id, number: event.number, phase: "open", closes_at: event.closes_at, closes_at_ms: event.closes_at_ms } });
 }
 
-/** The cards of the current round revealed so far: [{hand, position, index, card}]. */
+/**
+ * The cards of the current round revealed so far: [{hand, position, index, card}].
+ * @param {Table} table
+ * @returns {RevealedCard[]}
+ */
 export function revealedCards(table) {
   return table.cards ?? [];
 }
 
-/** The current round's result once all its cards are revealed, else null. */
+/**
+ * The current round's result once all its cards are revealed, else null.
+ * @param {Table} table
+ */
 export function result(table) {
   return table.result ?? null;
 }
 
-/** The roads snapshot. */
+/**
+ * The roads snapshot.
+ * @param {Table} table
+ */
 export function roads(table) {
   return table.roads ?? null;
 }
 
-/** The shoe in play: {id, number, algorithm, decks, commitment, cards_left}. */
+/**
+ * The shoe in play: {id, number, algorithm, decks, commitment, cards_left}.
+ * @param {Table} table
+ */
 export function shoe(table) {
   return table.shoe ?? null;
 }
 
-/** The last ended shoe with its revealed seed ({id, server_seed, digest}), or null. */
+/**
+ * The last ended shoe with its revealed seed ({id, server_seed, digest}), or null.
+ * @param {Table} table
+ */
 export function finishedShoe(table) {
   return table.previous_shoe ?? null;
 }
 
-/** How many connections watch the table. */
+/**
+ * How many connections watch the table.
+ * @param {Table} table
+ * @returns {number}
+ */
 export function watching(table) {
   return table.watching ?? 0;
 }
 
-/** The caller's stakes still in play, from GET /api/rounds/{id}'s bets: {spot: minor}. */
+/**
+ * The caller's stakes still in play, from GET /api/rounds/{id}'s bets: {spot: minor}.
+ * @param {{bets?: {spot: string, stake: number, outcome?: string | null}[]} | null | undefined} roundView
+ * @returns {Record<string, number>}
+ */
 export function openStakes(roundView) {
+  /** @type {Record<string, number>} */
   const stakes = {};
   for (const bet of roundView?.bets ?? []) {
     if (bet.outcome === null || bet.outcome === undefined) stakes[bet.spot] = (stakes[bet.spot] ?? 0) + bet.stake;

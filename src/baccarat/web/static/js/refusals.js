@@ -1,9 +1,15 @@
+// @ts-check
 // A refused request in words for people. The server's codes are stable; its messages speak in
 // minor units, so limits are restated here as money from the table's own bet list.
 
 import { betName, money } from "./format.js";
 
-/** The bet a limit refusal names: the server's message starts "tie: ...". */
+/**
+ * The bet a limit refusal names: the server's message starts "tie: ...".
+ * @param {string | undefined} message
+ * @param {Record<string, import("./model.js").BetOffer>} offered
+ * @returns {string | null}
+ */
 function spotOf(message, offered) {
   const name = /^([a-z0-9_]+):/.exec(message ?? "")?.[1];
   return name && offered[name] ? name : null;
@@ -11,8 +17,9 @@ function spotOf(message, offered) {
 
 /**
  * @param {{status: number, code: string, message: string}} error  an ApiError
- * @param {object} offered  the table's bets ({name: {label, min_stake, max_stake}})
+ * @param {Record<string, import("./model.js").BetOffer>} offered  the table's bets ({name: {label, min_stake, max_stake}})
  * @param {number|null} balance  the balance last shown
+ * @returns {string}
  */
 export function explain(error, offered, balance) {
   const code = error?.code;

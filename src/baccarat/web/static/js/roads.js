@@ -1,3 +1,4 @@
+// @ts-check
 // The five roads, drawn as SVG from the server's roads snapshot. The server has already placed
 // every cell (column, row, colour); this module only paints them and never decides a rule.
 //
@@ -6,23 +7,53 @@
 
 import { s } from "./dom.js";
 
+/**
+ * The server's roads snapshot (`baccarat roads --json`): cells already placed.
+ * @typedef {Record<string, any>} Snapshot
+ */
+/**
+ * A placed cell of a road.
+ * @typedef {{col: number, row: number, [field: string]: any}} Cell
+ */
+/**
+ * Paints one cell at (x, y), `size` pixels square.
+ * @typedef {(cell: Cell, x: number, y: number, size: number) => SVGElement} Mark
+ */
+
+/** @type {Record<string, string>} */
 const COLOURS = { B: "banker", P: "player", T: "tie", red: "banker", blue: "player" };
+/** @type {Record<string, string>} */
 const WORDS = { B: "Banker", P: "Player", T: "Tie" };
+/**
+ * The derived roads, by key and title.
+ * @type {[string, string][]}
+ */
 export const DERIVED = [
   ["big_eye_boy", "Big eye boy"],
   ["small_road", "Small road"],
   ["cockroach_pig", "Cockroach pig"],
 ];
 
-/** The first drawn column to show for `drawn` columns in a view `width` columns wide. */
+/**
+ * The first drawn column to show for `drawn` columns in a view `width` columns wide.
+ * @param {number} drawn
+ * @param {number} width
+ * @returns {number}
+ */
 export function windowStart(drawn, width) {
   return Math.max(0, drawn - width);
 }
 
+/** @param {Cell[]} cells */
 function drawnColumns(cells) {
   return cells.reduce((most, cell) => Math.max(most, cell.col + 1), 0);
 }
 
+/**
+ * @param {number} cols
+ * @param {number} rows
+ * @param {number} size
+ */
 function gridLines(cols, rows, size) {
   const lines = [];
   for (let c = 0; c <= cols; c += 1) {
@@ -34,6 +65,12 @@ function gridLines(cols, rows, size) {
   return s("g", { class: "road__grid" }, lines);
 }
 
+/**
+ * @param {Cell} cell
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ */
 function pairDots(cell, x, y, size) {
   const dot = size * 0.14;
   return [
@@ -42,6 +79,7 @@ function pairDots(cell, x, y, size) {
   ];
 }
 
+/** @type {Mark} */
 function beadMark(cell, x, y, size) {
   const colour = COLOURS[cell.outcome];
   return s("g", { class: `road__bead road--${colour}` },
@@ -50,6 +88,7 @@ function beadMark(cell, x, y, size) {
     pairDots(cell, x, y, size));
 }
 
+/** @type {Mark} */
 function bigRoadMark(cell, x, y, size) {
   const colour = cell.outcome ? COLOURS[cell.outcome] : "tie";
   const parts = [];
@@ -65,6 +104,14 @@ function bigRoadMark(cell, x, y, size) {
   return s("g", { class: `road__big road--${colour}` }, parts, pairDots(cell, x, y, size));
 }
 
+/**
+ * @param {string} kind  big_eye_boy, small_road or cockroach_pig
+ * @param {string} colour  red or blue
+ * @param {number} x
+ * @param {number} y
+ * @param {number} size
+ * @returns {SVGElement}
+ */
 function derivedMark(kind, colour, x, y, size) {
   const cls = `road__derived road--${COLOURS[colour]}`;
   const c = { cx: x + size / 2, cy: y + size / 2 };
@@ -76,13 +123,16 @@ function derivedMark(kind, colour, x, y, size) {
 /**
  * One road as an SVG: `cells` from the snapshot, `mark(cell, x, y, size)` paints one,
  * `ask` (optional) is {cell, mark} for a would-be cell that blinks.
+ * @param {{cells: Cell[], cols: number, size: number, mark: Mark, label: string, ask?: {cell: Cell, mark: Mark} | null | false}} road
+ * @returns {SVGSVGElement}
  */
 function roadSvg({ cells, cols, size, mark, label, ask }) {
   const rows = 6;
   let drawn = drawnColumns(cells);
   if (ask) drawn = Math.max(drawn, ask.cell.col + 1);
   const start = windowStart(drawn, cols);
-  const visible = (cell) => cell.col >= start && cell.col < start + cols;
+  const visible = (/** @type {Cell} */ cell) => cell.col >= start && cell.col < start + cols;
+  /** @type {(cell: Cell) => [number, number]} */
   const at = (cell) => [(cell.col - start) * size, cell.row * size];
   return s("svg", {
     class: "road__svg",
@@ -98,11 +148,20 @@ function roadSvg({ cells, cols, size, mark, label, ask }) {
   ask && visible(ask.cell) && s("g", { class: "road__ask" }, ask.mark(ask.cell, ...at(ask.cell), size)));
 }
 
+/**
+ * @param {Cell[]} cells
+ * @param {number} count
+ */
 function recentWords(cells, count) {
   return cells.slice(-count).map((cell) => WORDS[cell.outcome] ?? "tie").join(", ");
 }
 
-/** The bead plate: one cell per round, columns of six, top to bottom. */
+/**
+ * The bead plate: one cell per round, columns of six, top to bottom.
+ * @param {Snapshot | null} snapshot
+ * @param {number} cols  columns shown
+ * @param {number} size  pixels per cell
+ */
 export function beadPlate(snapshot, cols, size) {
   const cells = snapshot?.bead_plate?.cells ?? [];
   const label = cells.length
@@ -111,7 +170,13 @@ export function beadPlate(snapshot, cols, size) {
   return roadSvg({ cells, cols, size, mark: beadMark, label });
 }
 
-/** The big road; with `side` ("banker"/"player") it also shows that ask's cell. */
+/**
+ * The big road; with `side` ("banker"/"player") it also shows that ask's cell.
+ * @param {Snapshot | null} snapshot
+ * @param {number} cols
+ * @param {number} size
+ * @param {string | null} [side]
+ */
 export function bigRoad(snapshot, cols, size, side = null) {
   const cells = snapshot?.big_road?.cells ?? [];
   const where = side && snapshot?.predictions?.[side]?.big_road;
@@ -128,18 +193,30 @@ export function bigRoad(snapshot, cols, size, side = null) {
   return roadSvg({ cells, cols, size, mark: bigRoadMark, label, ask });
 }
 
-/** One derived road (big_eye_boy, small_road or cockroach_pig), with an optional ask. */
+/**
+ * One derived road (big_eye_boy, small_road or cockroach_pig), with an optional ask.
+ * @param {Snapshot | null} snapshot
+ * @param {string} name
+ * @param {number} cols
+ * @param {number} size
+ * @param {string | null} [side]
+ */
 export function derivedRoad(snapshot, name, cols, size, side = null) {
   const cells = snapshot?.[name]?.cells ?? [];
   const predicted = side && snapshot?.predictions?.[side]?.[name];
+  /** @type {Mark} */
   const mark = (cell, x, y, sz) => derivedMark(name, cell.colour, x, y, sz);
   const title = DERIVED.find(([key]) => key === name)?.[1] ?? name;
-  const recent = cells.slice(-4).map((cell) => cell.colour).join(", ");
+  const recent = cells.slice(-4).map((/** @type {Cell} */ cell) => cell.colour).join(", ");
   const label = cells.length ? `${title}, ${cells.length} entries; latest: ${recent}` : `${title}, empty`;
   return roadSvg({ cells, cols, size, mark, label, ask: predicted && { cell: predicted, mark } });
 }
 
-/** The little symbol of an ask button: how `name` would mark a result, or a dash. */
+/**
+ * The little symbol of an ask button: how `name` would mark a result, or a dash.
+ * @param {string} name
+ * @param {{colour: string} | null | undefined} predicted
+ */
 export function askSymbol(name, predicted) {
   const size = 14;
   return s("svg", { class: "ask__symbol", viewBox: `0 0 ${size} ${size}`, width: size, height: size, "aria-hidden": "true" },
@@ -147,7 +224,10 @@ export function askSymbol(name, predicted) {
       : s("line", { class: "ask__none", x1: 3, y1: size / 2, x2: size - 3, y2: size / 2 }));
 }
 
-/** The lobby's miniature big road: the last `cols` columns, no grid labels. */
+/**
+ * The lobby's miniature big road: the last `cols` columns, no grid labels.
+ * @param {Snapshot | null} snapshot
+ */
 export function miniBigRoad(snapshot, cols = 26, size = 12) {
   const svg = bigRoad(snapshot, cols, size);
   svg.classList.add("road__svg--mini");

@@ -1,3 +1,4 @@
+// @ts-check
 // The rules page of one rule set (#/rules/{name}), drawn from GET /api/rules/{name}: the
 // drawing table, every bet's pay table and house edge, the rounding rule, the interruption
 // policy and the fairness scheme. The server holds every word and number; this only lays them out.
@@ -8,11 +9,15 @@ import { money } from "./format.js";
 
 const PLAYER_THIRD = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
 
+/**
+ * The drawing rules of GET /api/rules/{name} as two tables.
+ * @param {Record<string, any>} drawing
+ */
 function drawingTables(drawing) {
   const player = h("table", { class: "rules-table", dataset: { table: "player-drawing" } },
     h("caption", {}, "Player's hand"),
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Total"), h("th", { scope: "col" }, "Player"))),
-    h("tbody", {}, (drawing.player ?? []).map((row) =>
+    h("tbody", {}, (drawing.player ?? []).map((/** @type {any} */ row) =>
       h("tr", {}, h("th", { scope: "row" }, String(row.total)), h("td", { dataset: { action: row.action } }, row.rule)))));
   const banker = h("table", { class: "rules-table rules-table--grid", dataset: { table: "banker-drawing" } },
     h("caption", {}, "Banker's hand: by the Player's third card, or when the Player stood"),
@@ -20,7 +25,7 @@ function drawingTables(drawing) {
       h("th", { scope: "col" }, "Banker total"),
       h("th", { scope: "col" }, "Player stood"),
       PLAYER_THIRD.map((card) => h("th", { scope: "col", "aria-label": `Player's third card worth ${card}` }, card)))),
-    h("tbody", {}, (drawing.banker ?? []).map((row) =>
+    h("tbody", {}, (drawing.banker ?? []).map((/** @type {any} */ row) =>
       h("tr", {},
         h("th", { scope: "row" }, String(row.total)),
         h("td", { dataset: { action: row.player_stood } }, row.player_stood),
@@ -36,6 +41,10 @@ function drawingTables(drawing) {
     h("p", { class: "rules-note" }, "D: Banker draws. S: Banker stands.", drawing.banker_natural ? ` ${drawing.banker_natural}.` : ""));
 }
 
+/**
+ * One bet of GET /api/rules/{name}: its pay table, stakes and house edge.
+ * @param {Record<string, any>} bet
+ */
 function betSection(bet) {
   const edge = bet.house_edge ? `${bet.house_edge.percent} %` : "not computed";
   return h("section", { class: "rules-bet", dataset: { bet: bet.name }, "aria-labelledby": `rules-bet-${bet.name}` },
@@ -44,14 +53,19 @@ function betSection(bet) {
     h("table", { class: "rules-table" },
       h("caption", { class: "visually-hidden" }, `${bet.label} pays`),
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "When"), h("th", { scope: "col" }, "Pays"))),
-      h("tbody", {}, bet.pays.map((row) =>
+      h("tbody", {}, bet.pays.map((/** @type {any} */ row) =>
         h("tr", { dataset: { event: row.event } }, h("th", { scope: "row" }, row.when), h("td", { title: row.text }, row.pays))))),
     h("dl", { class: "rules-facts" },
       h("div", {}, h("dt", {}, "Stakes"), h("dd", {}, `${money(bet.min_stake)} – ${money(bet.max_stake)}`)),
       h("div", { dataset: { fact: "house-edge" } }, h("dt", {}, "House edge"), h("dd", { title: bet.house_edge?.exact ?? "" }, edge))));
 }
 
-/** Mount the rules page of rule set `name` in `main`; returns {destroy()}. */
+/**
+ * Mount the rules page of rule set `name` in `main`; returns {destroy()}.
+ * @param {HTMLElement} main
+ * @param {string} name
+ * @returns {{destroy(): void}}
+ */
 export function mountRules(main, name) {
   const body = h("div", { class: "rules-body", "aria-busy": "true" }, h("p", {}, "Loading the rules…"));
   const heading = h("h1", { class: "rules-title" }, "Rules");

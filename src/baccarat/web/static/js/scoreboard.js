@@ -1,3 +1,4 @@
+// @ts-check
 // The scoreboard panel of a table: the five roads, the Banker and Player asks, the shoe's
 // statistics, and the reminder that roads record the past and predict nothing.
 
@@ -6,10 +7,20 @@ import { DERIVED, askSymbol, beadPlate, bigRoad, derivedRoad } from "./roads.js"
 
 const ASK_MS = 4000;
 
+/**
+ * How many cells of `size` pixels fit across `box` (at least `least`).
+ * @param {HTMLElement} box
+ * @param {number} size
+ * @param {number} least
+ */
 function fit(box, size, least) {
   return Math.max(least, Math.floor((box.clientWidth || size * least) / size));
 }
 
+/**
+ * @param {string} side  banker or player
+ * @param {Record<string, {colour: string} | null> | undefined} predictions
+ */
 function askLabel(side, predictions) {
   const name = side === "banker" ? "Banker" : "Player";
   const parts = DERIVED.map(([key, title]) => `${title} ${predictions?.[key]?.colour ?? "nothing"}`);
@@ -26,14 +37,19 @@ const STATS = [
   ["rounds", "Rounds", ""],
 ];
 
+/** The panel; returns {el, update(snapshot), destroy()}. */
 export function scoreboard() {
   const bead = h("div", { class: "roads__bead" });
   const big = h("div", { class: "roads__big" });
   const derived = Object.fromEntries(DERIVED.map(([key]) => [key, h("div", { class: `roads__derived roads__${key}` })]));
   const stats = h("dl", { class: "roads__stats" });
+  /** @type {Record<string, HTMLButtonElement>} */
   const askButtons = {};
+  /** @type {import("./roads.js").Snapshot | null} */
   let snapshot = null;
+  /** @type {string | null} */
   let asking = null;
+  /** @type {number | null} */
   let askTimer = null;
 
   for (const side of ["banker", "player"]) {
@@ -57,6 +73,7 @@ export function scoreboard() {
       stats),
     h("p", { class: "roads__note" }, "Roads record the past; they predict nothing. Every coup is dealt from the shuffled shoe alone."));
 
+  /** @param {string} side */
   function toggleAsk(side) {
     asking = asking === side ? null : side;
     window.clearTimeout(askTimer);
@@ -102,6 +119,7 @@ export function scoreboard() {
 
   return {
     el,
+    /** @param {import("./roads.js").Snapshot | null | undefined} next */
     update(next) {
       snapshot = next ?? null;
       draw();

@@ -1,3 +1,4 @@
+// @ts-check
 // The player's id and bearer token (a guest's, or a logged-in player's with the username), kept
 // in this browser only, and whether the person
 // chose to watch rather than play (a spectator sends no token and cannot bet).
@@ -5,6 +6,10 @@
 const KEY = "baccarat.session";
 const WATCH_KEY = "baccarat.watching";
 
+/**
+ * The stored seat, or null.
+ * @returns {{id: string, token: string, username?: string | null} | null}
+ */
 function read() {
   try {
     const data = JSON.parse(window.localStorage.getItem(KEY) ?? "null");
@@ -37,6 +42,10 @@ export const session = {
   get username() {
     return read()?.username ?? null;
   },
+  /**
+   * Keep a new seat here (and stop watching).
+   * @param {{id: string, token: string, username?: string | null}} seat
+   */
   save({ id, token, username = null }) {
     window.localStorage.setItem(KEY, JSON.stringify({ id, token, username }));
     this.watching = false;

@@ -1,3 +1,4 @@
+// @ts-check
 // The session clock in the top bar (time played, and the session's time limit) and the
 // reality-check dialog. Both come from GET /api/me/session, read every few seconds while a
 // player is seated; the clock ticks in between. When a reality check is due the server refuses
@@ -9,7 +10,11 @@ import { money } from "./format.js";
 
 const POLL_MS = 5000;
 
-/** 3725 -> "1:02:05", 65 -> "1:05". */
+/**
+ * 3725 -> "1:02:05", 65 -> "1:05".
+ * @param {number} seconds
+ * @returns {string}
+ */
 export function duration(seconds) {
   const s = Math.max(0, Math.floor(seconds));
   const hours = Math.floor(s / 3600);
@@ -18,20 +23,25 @@ export function duration(seconds) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
 }
 
+/** @param {number} minor */
 function signed(minor) {
   return minor > 0 ? `+${money(minor)}` : minor < 0 ? money(minor) : money(0);
 }
 
 /**
  * @param {HTMLElement} clock  the top bar's clock element
- * @param {{history: Function, leave: Function, unauthorized: Function}} links  what the dialog's
- *   links do, and what to do when the token is refused
+ * @param {{history: () => void, leave: () => void, unauthorized?: () => void}} links  what the
+ *   dialog's links do, and what to do when the token is refused
  */
 export function sessionWatch(clock, links) {
+  /** @type {any} the last GET /api/me/session */
   let view = null;
   let readAt = 0;
+  /** @type {number | null} */
   let timer = null;
+  /** @type {number | null} */
   let ticker = null;
+  /** @type {string | null} */
   let shownCheck = null;
 
   const facts = h("dl", { class: "reality__facts" });
@@ -48,7 +58,7 @@ export function sessionWatch(clock, links) {
       h("button", { type: "button", class: "btn", id: "reality-history", onclick: () => { links.history(); } }, "See my history"),
       h("button", { type: "button", class: "btn btn--ghost", id: "reality-leave", onclick: () => { dialog.close(); links.leave(); } }, "Leave the table"))));
   // Escape must not dismiss the check without an answer.
-  dialog.addEventListener("cancel", (event) => event.preventDefault());
+  dialog.addEventListener("cancel", (/** @type {Event} */ event) => event.preventDefault());
 
   function played() {
     if (!view?.session) return null;
@@ -71,6 +81,7 @@ export function sessionWatch(clock, links) {
       : `Time played this session ${duration(seconds)}`);
   }
 
+  /** @param {{time_played_s: number, net_result: number, wagered: number}} check */
   function showCheck(check) {
     text.textContent = "You have been playing for a while. Here is where you stand.";
     facts.replaceChildren(
@@ -84,6 +95,7 @@ export function sessionWatch(clock, links) {
     }
   }
 
+  /** @param {any} fresh  GET /api/me/session, or null when not playing */
   function apply(fresh) {
     view = fresh;
     readAt = Date.now();
@@ -122,7 +134,10 @@ export function sessionWatch(clock, links) {
   return {
     dialog,
     refresh,
-    /** Follow the session while `playing`; stop otherwise. */
+    /**
+     * Follow the session while `playing`; stop otherwise.
+     * @param {boolean} playing
+     */
     follow(playing) {
       window.clearInterval(timer);
       window.clearInterval(ticker);

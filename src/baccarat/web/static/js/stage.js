@@ -1,3 +1,4 @@
+// @ts-check
 // The card area: the Player and Banker hands, their totals and marks, the round's phase and
 // countdown, and the result banner. Cards arrive one at a time, only once the server reveals them.
 
@@ -8,8 +9,24 @@ import { secondsLeft } from "./format.js";
 import { phaseWords } from "./model.js";
 
 const RING = 2 * Math.PI * 26;
+/** @type {Record<string, string>} */
 const WORDS = { player: "Player", banker: "Banker" };
 
+/**
+ * One hand's view.
+ * @typedef {object} Hand
+ * @property {HTMLDivElement} el
+ * @property {HTMLSpanElement} total
+ * @property {HTMLDivElement} cards
+ * @property {HTMLDivElement} marks
+ * @property {HTMLElement[]} slots  card slots by position
+ * @property {string[]} codes  revealed card codes by position
+ */
+
+/**
+ * @param {"player" | "banker"} side
+ * @returns {Hand}
+ */
 function handView(side) {
   const total = h("span", { class: "hand__total" }, "");
   const cards = h("div", { class: "hand__cards" });
@@ -21,7 +38,9 @@ function handView(side) {
   return { el, total, cards, marks, slots: [], codes: [] };
 }
 
+/** The card area; returns its element and what the table view tells it. */
 export function stage() {
+  /** @type {Record<string, Hand>} */
   const hands = { player: handView("player"), banker: handView("banker") };
   const ring = h("span", { class: "countdown__ring", "aria-hidden": "true" });
   ring.innerHTML = `<svg viewBox="0 0 60 60" width="60" height="60"><circle class="countdown__track" cx="30" cy="30" r="26"/><circle class="countdown__arc" cx="30" cy="30" r="26" stroke-dasharray="${RING}" stroke-dashoffset="0" transform="rotate(-90 30 30)"/></svg>`;
@@ -37,8 +56,10 @@ export function stage() {
     h("div", { class: "stage__centre" }, countdown, phase, roundId, staked, result),
     hands.banker.el);
 
+  /** @type {number | null} */
   let deadline = null;
   let windowMs = 15000;
+  /** @type {string | null | undefined} */
   let currentPhase = null;
 
   function tick() {
@@ -52,10 +73,11 @@ export function stage() {
     countdown.classList.toggle("is-urgent", left <= 5000);
     seconds.textContent = String(secondsLeft(left));
     countdown.setAttribute("aria-label", `${secondsLeft(left)} seconds left to bet`);
-    ring.querySelector(".countdown__arc").setAttribute("stroke-dashoffset", String(RING * (1 - Math.min(1, left / windowMs))));
+    /** @type {Element} */ (ring.querySelector(".countdown__arc")).setAttribute("stroke-dashoffset", String(RING * (1 - Math.min(1, left / windowMs))));
   }
   const ticker = window.setInterval(tick, 100);
 
+  /** @param {string} side */
   function updateHand(side) {
     const hand = hands[side];
     const codes = hand.codes.filter(Boolean);
@@ -70,6 +92,12 @@ export function stage() {
     fill(hand.marks, ...marks);
   }
 
+  /**
+   * The slot of a card, made on first use.
+   * @param {string} side
+   * @param {number} position
+   * @returns {HTMLElement}
+   */
   function slotAt(side, position) {
     const hand = hands[side];
     if (!hand.slots[position]) {
@@ -92,17 +120,25 @@ export function stage() {
         hand.codes = [];
         fill(hand.cards);
         hand.el.classList.remove("is-winner");
-        updateHand(hand.el.dataset.hand);
+        updateHand(/** @type {string} */ (hand.el.dataset.hand));
       }
       result.hidden = true;
       fill(result);
       el.classList.remove("has-result");
     },
-    /** Face-down dealing: show a card's back before it is turned. */
+    /**
+     * Face-down dealing: show a card's back before it is turned.
+     * @param {string} side
+     * @param {number} position
+     */
     placeBack(side, position) {
       slotAt(side, position);
     },
-    /** Turn one card; `animate` false when catching up from a snapshot. */
+    /**
+     * Turn one card; `animate` false when catching up from a snapshot.
+     * @param {{hand: string, position: number, card: string}} revealed
+     * @param {boolean} [animate]
+     */
     showCard({ hand, position, card }, animate = true) {
       if (!hands[hand] || !card) return;
       const slot = slotAt(hand, position);
@@ -111,10 +147,18 @@ export function stage() {
       hands[hand].codes[position] = card;
       updateHand(hand);
     },
-    /** Face-down dealing: the squeeze of one card before its reveal. */
+    /**
+     * Face-down dealing: the squeeze of one card before its reveal.
+     * @param {string} side
+     * @param {number} position
+     */
     squeeze(side, position) {
       slotAt(side, position).classList.add("card--squeeze");
     },
+    /**
+     * The round shown: its id and phase, the betting deadline (epoch ms) and window.
+     * @param {{id?: number, phase?: string, closesAt?: number, bettingMs?: number}} round
+     */
     setRound({ id, phase: next, closesAt, bettingMs }) {
       currentPhase = next;
       if (Number.isFinite(closesAt)) deadline = closesAt;
@@ -125,7 +169,10 @@ export function stage() {
       roundId.dataset.round = id ? String(id) : "";
       tick();
     },
-    /** r: {winner, player_total, banker_total, natural, player_pair, banker_pair}. */
+    /**
+     * r: {winner, player_total, banker_total, natural, player_pair, banker_pair}.
+     * @param {Record<string, any>} r
+     */
     showResult(r) {
       const winner = r.winner;
       const title = winner === "tie" ? "Tie" : `${WORDS[winner]} wins`;
@@ -144,11 +191,17 @@ export function stage() {
       result.hidden = false;
       el.classList.add("has-result");
     },
-    /** The player's total stake on the round (0 hides it). */
+    /**
+     * The player's total stake on the round (0 hides it).
+     * @param {string} text
+     */
     setStaked(text) {
       staked.textContent = text;
     },
-    /** A line under the result, e.g. the player's own win: {text, tone}. */
+    /**
+     * A line under the result, e.g. the player's own win: {text, tone}.
+     * @param {{text: string, tone: string}} line
+     */
     addResultLine({ text, tone }) {
       result.append(h("span", { class: `result__line result__line--${tone}`, dataset: { tone } }, text));
     },

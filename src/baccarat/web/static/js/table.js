@@ -1,3 +1,4 @@
+// @ts-check
 // One live table: it follows the WebSocket feed, draws the round, and sends the player's bets.
 // The server is the only authority: a stake shows on a spot once the server has accepted it,
 // and the balance shown is always the last one the server sent.
@@ -22,12 +23,32 @@ import { TableFeed } from "./ws.js";
 
 const MESSAGE_MS = 6000;
 // Face-down dealing: the four first cards lie on the table, backs up, until each is turned.
+/** @type {[string, number][]} */
 const FIRST_FOUR = [["player", 0], ["banker", 0], ["player", 1], ["banker", 1]];
+/** @type {Record<string, string>} */
 const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
+/** @type {Record<string, string>} */
 const WORDS = { player: "Player", banker: "Banker", tie: "Tie" };
 
-/** Mount the table `id` in `main`; returns {destroy()}. */
+/**
+ * What the table view knows: the table as last seen, the round, the player's stakes.
+ * @typedef {object} TableState
+ * @property {import("./model.js").Table | null} table
+ * @property {import("./model.js").Round | null} round
+ * @property {Record<string, number>} stakes
+ * @property {Record<string, number>[]} placements
+ * @property {Set<string>} winners
+ * @property {any} finished  the shoe that ended while the page watched
+ */
+
+/**
+ * Mount the table `id` in `main`; returns {destroy()}.
+ * @param {HTMLElement} main
+ * @param {string} id
+ * @returns {{destroy(): void}}
+ */
 export function mountTable(main, id) {
+  /** @type {TableState} */
   const state = {
     table: null,
     round: null,
@@ -58,6 +79,11 @@ export function mountTable(main, id) {
     h("span", {}, "You are watching this table."),
     h("button", { type: "button", class: "btn btn--gold btn--small", onclick: () => account.join().catch(showError) }, "Take a seat to bet"),
     h("span", { class: "spectator__blocked" }));
+  /**
+   * @param {string} name
+   * @param {string} label
+   * @param {() => void} handler
+   */
   const action = (name, label, handler) =>
     h("button", { type: "button", class: "btn btn--action", "aria-label": label, dataset: { action: name }, onclick: handler },
       h("span", { class: "btn__icon", "aria-hidden": "true" }, ACTION_ICONS[name]),
@@ -79,7 +105,12 @@ export function mountTable(main, id) {
 
   // ---- messages ----
 
+  /** @type {number | null} */
   let messageTimer = null;
+  /**
+   * @param {string} text
+   * @param {string} [tone]
+   */
   function say(text, tone = "error") {
     window.clearTimeout(messageTimer);
     message.dataset.tone = tone;
@@ -87,6 +118,7 @@ export function mountTable(main, id) {
     messageTimer = window.setTimeout(() => { message.textContent = ""; }, MESSAGE_MS);
   }
 
+  /** @param {any} error  an ApiError, or any error a request met */
   function showError(error) {
     say(explain(error, model.offeredBets(state.table ?? {}), account.balance), "error");
     // The session clock opens its dialog (it may not have polled since the check fell due).
@@ -107,19 +139,21 @@ export function mountTable(main, id) {
     spectator.hidden = playing;
     // No seat offered while demo play is not (a break on this device, or guests turned off).
     const blocked = account.joinBlocked;
-    spectator.querySelector("button").hidden = blocked !== null;
-    spectator.querySelector(".spectator__blocked").textContent = blocked ?? "";
+    /** @type {HTMLButtonElement} */ (spectator.querySelector("button")).hidden = blocked !== null;
+    /** @type {HTMLElement} */ (spectator.querySelector(".spectator__blocked")).textContent = blocked ?? "";
     view.classList.toggle("is-spectator", !playing);
     for (const button of actions.querySelectorAll("button")) button.setAttribute("aria-disabled", String(!(open && playing)));
     info.update(table, state.round);
     fairness.update(model.shoe(table), state.finished ?? model.finishedShoe(table));
   }
 
+  /** @param {import("./model.js").Round | null} round */
   function setRound(round) {
     state.round = round;
     stage.setRound({ id: round?.id, phase: round?.phase, closesAt: round?.closes_at, bettingMs: model.settings(state.table ?? {}).betting_ms });
   }
 
+  /** @param {Record<string, any>} result  a round's result (round_result, or a snapshot's) */
   function showResult(result) {
     state.winners = new Set([result.winner]);
     stage.showResult(result);
@@ -127,6 +161,7 @@ export function mountTable(main, id) {
 
   // ---- the feed ----
 
+  /** @param {any} snapshot  the feed's snapshot (or a table) */
   function applySnapshot(snapshot) {
     const table = snapshot.table ?? snapshot;
     syncClock(table.now);
@@ -157,7 +192,10 @@ export function mountTable(main, id) {
     }
   }
 
-  /** After a reload or reconnect: the stakes this player already has on the round. */
+  /**
+   * After a reload or reconnect: the stakes this player already has on the round.
+   * @param {number} roundId
+   */
   async function loadStakes(roundId) {
     try {
       const view = await api.round(roundId);
@@ -170,6 +208,7 @@ export function mountTable(main, id) {
     }
   }
 
+  /** @param {any} event  one event of the feed */
   function onEvent(event) {
     syncClock(event.now);
     const table = state.table;
@@ -244,7 +283,10 @@ export function mountTable(main, id) {
     draw();
   }
 
-  /** The player's own settlement (the private part of a `settled` event). */
+  /**
+   * The player's own settlement (the private part of a `settled` event).
+   * @param {Record<string, any>} event
+   */
   function settled(event) {
     account.setBalance(event.balance);
     for (const wager of event.wagers) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The notice of a voided round: "Round N void — stakes returned". It comes from a `round_void`
 // event, or from a snapshot's `last_round`: a restart voids a round before the server listens,
 // so a page that reconnects learns of it only from its snapshot. It stays until the table's
@@ -5,9 +6,18 @@
 
 import { announce, h } from "./dom.js";
 
-/** The notice for the table's last finished round, or null when it was not voided. */
+/**
+ * A finished round as a snapshot's `last_round` gives it.
+ * @typedef {{id: number, phase: string, void_reason?: string | null}} LastRound
+ */
+
+/**
+ * The notice for the table's last finished round, or null when it was not voided.
+ * @param {LastRound | null | undefined} lastRound
+ * @returns {string | null}
+ */
 export function voidText(lastRound) {
-  if (!lastRound || lastRound.phase !== "voided" || !Number.isInteger(lastRound.id)) return null;
+  if (lastRound?.phase !== "voided" || !Number.isInteger(lastRound.id)) return null;
   return `Round ${lastRound.id} void — stakes returned`;
 }
 
@@ -15,7 +25,9 @@ export function voidText(lastRound) {
 export function voidNotice() {
   const text = h("strong", { class: "void-notice__text" }, "");
   const reason = h("span", { class: "void-notice__reason" }, "");
+  /** @type {Set<number>} */
   const dismissed = new Set();
+  /** @type {number | null} */
   let current = null;
   const close = h("button", {
     type: "button",
@@ -29,6 +41,7 @@ export function voidNotice() {
   // Spoken through the page's one live region (the announcer), like every other result.
   const el = h("div", { class: "void-notice", hidden: true }, text, reason, close);
 
+  /** @param {LastRound | null | undefined} round */
   function show(round) {
     const line = voidText(round);
     if (line === null || dismissed.has(round.id)) {
@@ -54,9 +67,9 @@ export function voidNotice() {
   return {
     el,
     /** A snapshot's `last_round` (null, settled or voided). */
-    fromSnapshot: (lastRound) => show(lastRound),
+    fromSnapshot: (/** @type {LastRound | null | undefined} */ lastRound) => show(lastRound),
     /** A `round_void` event. */
-    voided: (event) => show({ id: event.round_id, phase: "voided", void_reason: event.reason }),
+    voided: (/** @type {{round_id: number, reason: string}} */ event) => show({ id: event.round_id, phase: "voided", void_reason: event.reason }),
     /** A later round's result: the notice has had its time. */
     resulted: () => hide(),
   };

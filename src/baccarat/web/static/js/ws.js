@@ -1,3 +1,4 @@
+// @ts-check
 // The live feed of one table over the WebSocket API.
 //
 // The server sends a snapshot on connect, then events numbered by a per-table `seq`. An event
@@ -14,20 +15,30 @@ import { session } from "./session.js";
 const FIRST_PAUSE_MS = 500;
 const LONGEST_PAUSE_MS = 8000;
 
+/**
+ * A status of the feed.
+ * @typedef {"connecting" | "live" | "lost"} Status
+ */
+
 export class TableFeed {
   /**
    * @param {string} tableId
-   * @param {{onSnapshot: Function, onEvent: Function, onStatus: Function}} handlers
+   * @param {{onSnapshot: (event: any) => void, onEvent: (event: any) => void, onStatus: (status: Status) => void}} handlers
    *   onStatus receives "connecting", "live" or "lost".
    */
   constructor(tableId, handlers) {
     this.tableId = tableId;
     this.handlers = handlers;
+    /** @type {WebSocket | null} */
     this.socket = null;
+    /** @type {number | null} the last table seq seen */
     this.seq = null;
     this.pause = FIRST_PAUSE_MS;
+    /** @type {number | null} */
     this.timer = null;
     this.stopped = false;
+    /** @type {object | null} the connect in progress: a later one supersedes it */
+    this.attempt = null;
   }
 
   start() {
@@ -55,6 +66,11 @@ export class TableFeed {
     this.connect();
   }
 
+  /**
+   * The feed's address, with a player's ticket.
+   * @param {string | null} [ticket]
+   * @returns {string}
+   */
   url(ticket = null) {
     const url = new URL(`/ws/tables/${encodeURIComponent(this.tableId)}`, window.location.href);
     url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
@@ -62,7 +78,10 @@ export class TableFeed {
     return url.href;
   }
 
-  /** A ticket for the player's feed, or null (a spectator, or a token no longer valid). */
+  /**
+   * A ticket for the player's feed, or null (a spectator, or a token no longer valid).
+   * @returns {Promise<string | null>}
+   */
   async ticket() {
     if (!session.token) return null;
     try {
@@ -95,6 +114,7 @@ export class TableFeed {
     };
   }
 
+  /** @param {string} text  one message of the socket */
   receive(text) {
     let event;
     try {
