@@ -176,11 +176,14 @@ export const account = {
     };
     window.addEventListener("baccarat:break", () => followBreak(changed));
     followBreak(render);
-    api.config().then((config) => {
-      if (config.guests !== false) return;
-      guestsOn = false;
-      changed();
-    }, () => {});
+    api.config().then(
+      (config) => {
+        if (config.guests !== false) return;
+        guestsOn = false;
+        changed();
+      },
+      () => {},
+    );
     return this.refresh();
   },
 };

@@ -110,10 +110,8 @@ export const api = {
   shoeRecord: (shoeId) => request("GET", shoeRecordUrl(shoeId)),
   rules: (ruleset) => request("GET", `/api/rules/${enc(ruleset)}`, { auth: false }),
   // Accounts: registration, login (a session token that expires) and logout.
-  register: (username, password) =>
-    request("POST", "/api/accounts", { body: { username, password }, auth: false }),
-  login: (username, password) =>
-    request("POST", "/api/sessions", { body: { username, password }, auth: false }),
+  register: (username, password) => request("POST", "/api/accounts", { body: { username, password }, auth: false }),
+  login: (username, password) => request("POST", "/api/sessions", { body: { username, password }, auth: false }),
   logout: () => request("DELETE", "/api/sessions/current"),
   // A single-use ticket for the table feed: the token itself never goes in a URL.
   wsTicket: () => request("POST", "/api/ws-tickets"),

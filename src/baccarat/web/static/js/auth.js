@@ -30,8 +30,20 @@ function field(label, input) {
  * @param {(text: string, login: any) => void} done  also given the server's answer to the login
  */
 export function loginDialog(done) {
-  const username = h("input", { name: "username", autocomplete: "username", required: true, maxlength: "64", id: "login-username" });
-  const password = h("input", { name: "password", type: "password", autocomplete: "current-password", required: true, id: "login-password" });
+  const username = h("input", {
+    name: "username",
+    autocomplete: "username",
+    required: true,
+    maxlength: "64",
+    id: "login-username",
+  });
+  const password = h("input", {
+    name: "password",
+    type: "password",
+    autocomplete: "current-password",
+    required: true,
+    id: "login-password",
+  });
   const message = h("p", { class: "form-message", role: "alert", id: "login-message" });
   const dialog = h("dialog", { class: "dialog", id: "login-dialog", "aria-labelledby": "login-title" });
 
@@ -54,22 +66,39 @@ export function loginDialog(done) {
         : "This is your first login.";
       done(`Welcome, ${login.username}. ${previous}`, login);
     } catch (error) {
-      message.textContent = error instanceof ApiError && error.code === "bad_credentials"
-        ? "Wrong username or password."
-        : error.message;
+      message.textContent =
+        error instanceof ApiError && error.code === "bad_credentials" ? "Wrong username or password." : error.message;
     }
   }
 
   dialog.append(
-    h("form", { method: "dialog", class: "dialog__form", onsubmit: (/** @type {SubmitEvent} */ event) => { event.preventDefault(); submit("login"); } },
+    h(
+      "form",
+      {
+        method: "dialog",
+        class: "dialog__form",
+        onsubmit: (/** @type {SubmitEvent} */ event) => {
+          event.preventDefault();
+          submit("login");
+        },
+      },
       h("h2", { id: "login-title" }, "Log in"),
       field("Username", username),
       field("Password", password),
       message,
-      h("div", { class: "dialog__actions" },
+      h(
+        "div",
+        { class: "dialog__actions" },
         h("button", { type: "submit", class: "btn btn--gold", id: "login-submit" }, "Log in"),
-        h("button", { type: "button", class: "btn", id: "register-submit", onclick: () => submit("register") }, "Register and log in"),
-        h("button", { type: "button", class: "btn btn--ghost", onclick: () => dialog.close() }, "Cancel"))));
+        h(
+          "button",
+          { type: "button", class: "btn", id: "register-submit", onclick: () => submit("register") },
+          "Register and log in",
+        ),
+        h("button", { type: "button", class: "btn btn--ghost", onclick: () => dialog.close() }, "Cancel"),
+      ),
+    ),
+  );
   return {
     el: dialog,
     open() {

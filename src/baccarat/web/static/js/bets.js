@@ -11,13 +11,27 @@ const MAIN = ["player", "banker"];
 const MIDDLE = ["player_pair", "tie", "banker_pair"];
 // Side bets left to right: Player's at the left, Banker's at the right, neutral ones between.
 const SIDE_ORDER = [
-  "dragon_bonus_player", "panda_8", "either_pair", "perfect_pair", "big", "small",
-  "super_6", "dragon_7", "dragon_bonus_banker",
+  "dragon_bonus_player",
+  "panda_8",
+  "either_pair",
+  "perfect_pair",
+  "big",
+  "small",
+  "super_6",
+  "dragon_7",
+  "dragon_bonus_banker",
 ];
 /** @type {Record<string, string>} */
 const TONES = {
-  player: "player", player_pair: "player", dragon_bonus_player: "player", panda_8: "player",
-  banker: "banker", banker_pair: "banker", dragon_bonus_banker: "banker", dragon_7: "banker", super_6: "banker",
+  player: "player",
+  player_pair: "player",
+  dragon_bonus_player: "player",
+  panda_8: "player",
+  banker: "banker",
+  banker_pair: "banker",
+  dragon_bonus_banker: "banker",
+  dragon_7: "banker",
+  super_6: "banker",
   tie: "tie",
 };
 const MAIN_EVENTS = ["win", "tie", "pair", "perfect_pair", "big", "small"];
@@ -31,7 +45,9 @@ const MAIN_EVENTS = ["win", "tie", "pair", "perfect_pair", "big", "small"];
 export function payoutSummary(pays) {
   const entries = Object.entries(pays ?? {});
   const wins = entries.filter(([, text]) => oddsValue(text) > 0);
-  const detail = entries.map(([event, text]) => `${eventName(event)} ${text === "push" ? "push" : odds(text)}`).join(" · ");
+  const detail = entries
+    .map(([event, text]) => `${eventName(event)} ${text === "push" ? "push" : odds(text)}`)
+    .join(" · ");
   if (wins.length > 2) {
     const best = wins.reduce((a, b) => (oddsValue(b[1]) > oddsValue(a[1]) ? b : a));
     return { headline: `up to ${odds(best[1])}`, note: "", detail };
@@ -40,7 +56,9 @@ export function payoutSummary(pays) {
   if (!main) return { headline: "", note: "", detail };
   const notes = entries
     .filter(([event, text]) => event !== main[0] && !(event === "tie" && text === "push"))
-    .map(([event, text]) => (text === "push" ? `${eventName(event)} pushes` : `${eventName(event)} pays ${odds(text)}`));
+    .map(([event, text]) =>
+      text === "push" ? `${eventName(event)} pushes` : `${eventName(event)} pays ${odds(text)}`,
+    );
   return { headline: odds(main[1]), note: notes.join("; "), detail };
 }
 
@@ -86,12 +104,28 @@ export function betLayout(onBet) {
       spots.set(name, button);
       return button;
     };
-    const side = SIDE_ORDER.filter((name) => names.includes(name))
-      .concat(names.filter((name) => !SIDE_ORDER.includes(name) && !MAIN.includes(name) && !MIDDLE.includes(name)));
-    fill(el,
-      side.length ? h("div", { class: "bets__row bets__row--side" }, side.map((name) => spot(name, "side"))) : null,
-      h("div", { class: "bets__row bets__row--middle" }, MIDDLE.filter((n) => names.includes(n)).map((n) => spot(n, n === "tie" ? "tie" : "pair"))),
-      h("div", { class: "bets__row bets__row--main" }, MAIN.filter((n) => names.includes(n)).map((n) => spot(n, "main"))),
+    const side = SIDE_ORDER.filter((name) => names.includes(name)).concat(
+      names.filter((name) => !SIDE_ORDER.includes(name) && !MAIN.includes(name) && !MIDDLE.includes(name)),
+    );
+    fill(
+      el,
+      side.length
+        ? h(
+            "div",
+            { class: "bets__row bets__row--side" },
+            side.map((name) => spot(name, "side")),
+          )
+        : null,
+      h(
+        "div",
+        { class: "bets__row bets__row--middle" },
+        MIDDLE.filter((n) => names.includes(n)).map((n) => spot(n, n === "tie" ? "tie" : "pair")),
+      ),
+      h(
+        "div",
+        { class: "bets__row bets__row--main" },
+        MAIN.filter((n) => names.includes(n)).map((n) => spot(n, "main")),
+      ),
     );
   }
 
@@ -120,12 +154,19 @@ export function betLayout(onBet) {
       const summary = payoutSummary(rule.pays);
       button.setAttribute("aria-label", spotLabel(name, rule, stake, summary));
       button.title = `${rule.label ?? betName(name)}: ${summary.detail}. Limits ${money(rule.min_stake)}–${money(rule.max_stake)}.`;
-      fill(button,
+      fill(
+        button,
         h("span", { class: "spot__name" }, betName(name, rule.label)),
         h("span", { class: "spot__odds" }, summary.headline),
         summary.note ? h("span", { class: "spot__note" }, summary.note) : null,
-        stake ? h("span", { class: "spot__stake", dataset: { stake: String(stake) } },
-          chipFace(stake, "chip--stake"), h("span", { class: "spot__amount" }, money(stake))) : null,
+        stake
+          ? h(
+              "span",
+              { class: "spot__stake", dataset: { stake: String(stake) } },
+              chipFace(stake, "chip--stake"),
+              h("span", { class: "spot__amount" }, money(stake)),
+            )
+          : null,
       );
     }
   }

@@ -14,8 +14,19 @@ const HOUR = 60 * MINUTE;
 // it measures from the instant the request arrives.
 /** @type {Record<"time_out" | "self_exclusion", [string, {ms?: number, months?: number}][]>} */
 const CHOICES = {
-  time_out: [["24 hours", { ms: 24 * HOUR }], ["3 days", { ms: 72 * HOUR }], ["1 week", { ms: 168 * HOUR }], ["2 weeks", { ms: 336 * HOUR }], ["6 weeks", { ms: 1008 * HOUR }]],
-  self_exclusion: [["6 months", { months: 6 }], ["1 year", { months: 12 }], ["2 years", { months: 24 }], ["5 years", { months: 60 }]],
+  time_out: [
+    ["24 hours", { ms: 24 * HOUR }],
+    ["3 days", { ms: 72 * HOUR }],
+    ["1 week", { ms: 168 * HOUR }],
+    ["2 weeks", { ms: 336 * HOUR }],
+    ["6 weeks", { ms: 1008 * HOUR }],
+  ],
+  self_exclusion: [
+    ["6 months", { months: 6 }],
+    ["1 year", { months: 12 }],
+    ["2 years", { months: 24 }],
+    ["5 years", { months: 60 }],
+  ],
 };
 const NAMES = { time_out: "time-out", self_exclusion: "self-exclusion" };
 
@@ -61,11 +72,23 @@ export function serverNow(view) {
 export function breaksPanel({ onBreak }) {
   const state = h("p", { class: "rg-state", id: "break-state" });
   const message = h("p", { class: "form-message", role: "alert", id: "breaks-message" });
-  const confirmBox = h("div", { class: "rg-confirm", hidden: true, role: "group", "aria-labelledby": "break-confirm-text" });
-  const el = h("section", { class: "panel rg-panel", id: "breaks-panel", "aria-labelledby": "breaks-title" },
+  const confirmBox = h("div", {
+    class: "rg-confirm",
+    hidden: true,
+    role: "group",
+    "aria-labelledby": "break-confirm-text",
+  });
+  const el = h(
+    "section",
+    { class: "panel rg-panel", id: "breaks-panel", "aria-labelledby": "breaks-title" },
     h("h2", { class: "panel-title", id: "breaks-title" }, "Take a break"),
-    h("p", { class: "rg-note" }, "A break starts now and logs you out. Until it ends you cannot bet, deposit or log in. It can be made longer, never shorter."),
-    state);
+    h(
+      "p",
+      { class: "rg-note" },
+      "A break starts now and logs you out. Until it ends you cannot bet, deposit or log in. It can be made longer, never shorter.",
+    ),
+    state,
+  );
   /** @type {any} the last GET /api/me/breaks */
   let view = null;
 
@@ -74,12 +97,27 @@ export function breaksPanel({ onBreak }) {
    * @param {string} label
    */
   function chooser(kind, label) {
-    const select = h("select", { id: `break-${kind}`, "aria-label": `Length of the ${NAMES[kind]}` },
-      CHOICES[kind].map(([text], index) => h("option", { value: String(index) }, text)));
-    return h("div", { class: "rg-break" },
+    const select = h(
+      "select",
+      { id: `break-${kind}`, "aria-label": `Length of the ${NAMES[kind]}` },
+      CHOICES[kind].map(([text], index) => h("option", { value: String(index) }, text)),
+    );
+    return h(
+      "div",
+      { class: "rg-break" },
       h("label", { for: `break-${kind}` }, label),
       select,
-      h("button", { type: "button", class: "btn btn--small", dataset: { break: kind }, onclick: () => ask(kind, CHOICES[kind][Number(select.value)]) }, `Start a ${NAMES[kind]}…`));
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn--small",
+          dataset: { break: kind },
+          onclick: () => ask(kind, CHOICES[kind][Number(select.value)]),
+        },
+        `Start a ${NAMES[kind]}…`,
+      ),
+    );
   }
 
   /**
@@ -89,11 +127,30 @@ export function breaksPanel({ onBreak }) {
   function ask(kind, [text, length]) {
     if (!view) return;
     const until = breakEnd(length, view.allowed[kind], serverNow(view));
-    fill(confirmBox,
-      h("p", { id: "break-confirm-text" },
-        `A ${NAMES[kind]} of ${text}: you will not be able to play until ${utcText(until)}. It cannot be shortened or ended early.`),
-      h("button", { type: "button", class: "btn btn--small btn--gold", id: "break-confirm", onclick: () => take(kind, length) }, `Yes, start the ${NAMES[kind]}`),
-      h("button", { type: "button", class: "btn btn--small btn--ghost", onclick: () => { confirmBox.hidden = true; } }, "No, go back"));
+    fill(
+      confirmBox,
+      h(
+        "p",
+        { id: "break-confirm-text" },
+        `A ${NAMES[kind]} of ${text}: you will not be able to play until ${utcText(until)}. It cannot be shortened or ended early.`,
+      ),
+      h(
+        "button",
+        { type: "button", class: "btn btn--small btn--gold", id: "break-confirm", onclick: () => take(kind, length) },
+        `Yes, start the ${NAMES[kind]}`,
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn btn--small btn--ghost",
+          onclick: () => {
+            confirmBox.hidden = true;
+          },
+        },
+        "No, go back",
+      ),
+    );
     confirmBox.hidden = false;
     /** @type {HTMLButtonElement} */ (confirmBox.querySelector("#break-confirm")).focus();
   }

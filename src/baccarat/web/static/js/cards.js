@@ -74,12 +74,19 @@ function face(card) {
   const suit = SUITS[card.suit];
   const rank = card.rank === "T" ? "10" : card.rank;
   const corner = (/** @type {string} */ where) =>
-    h("span", { class: `card__corner card__corner--${where}` },
+    h(
+      "span",
+      { class: `card__corner card__corner--${where}` },
       h("span", { class: "card__rank" }, rank),
-      h("span", { class: "card__suit" }, suit.glyph));
+      h("span", { class: "card__suit" }, suit.glyph),
+    );
   const centre = COURTS.has(card.rank)
-    ? h("span", { class: "card__court" }, h("span", { class: "card__court-rank" }, rank),
-        h("span", { class: "card__court-suit" }, suit.glyph))
+    ? h(
+        "span",
+        { class: "card__court" },
+        h("span", { class: "card__court-rank" }, rank),
+        h("span", { class: "card__court-suit" }, suit.glyph),
+      )
     : h("span", { class: "card__pip" }, suit.glyph);
   return h("span", { class: "card__face card__face--front" }, corner("top"), centre, corner("bottom"));
 }
@@ -90,13 +97,15 @@ function face(card) {
  * @returns {HTMLDivElement}
  */
 export function cardSlot({ sideways = false, label = "Face-down card" } = {}) {
-  const el = h("div", {
-    class: `card${sideways ? " card--sideways" : ""}`,
-    role: "img",
-    "aria-label": label,
-  },
-  h("span", { class: "card__inner" },
-    h("span", { class: "card__face card__face--back", "aria-hidden": "true" })));
+  const el = h(
+    "div",
+    {
+      class: `card${sideways ? " card--sideways" : ""}`,
+      role: "img",
+      "aria-label": label,
+    },
+    h("span", { class: "card__inner" }, h("span", { class: "card__face card__face--back", "aria-hidden": "true" })),
+  );
   return el;
 }
 

@@ -36,8 +36,11 @@ export function chipColour(minor) {
  * @returns {HTMLSpanElement}
  */
 export function chipFace(minor, extraClass = "") {
-  return h("span", { class: `chip chip--${chipColour(minor)} ${extraClass}`, "aria-hidden": "true" },
-    h("span", { class: "chip__value" }, chipLabel(minor)));
+  return h(
+    "span",
+    { class: `chip chip--${chipColour(minor)} ${extraClass}`, "aria-hidden": "true" },
+    h("span", { class: "chip__value" }, chipLabel(minor)),
+  );
 }
 
 /**
@@ -48,9 +51,7 @@ export function chipFace(minor, extraClass = "") {
 export function chipRack(onChange) {
   const name = `chip-${Math.random().toString(36).slice(2, 8)}`;
   const list = h("div", { class: "chip-rack__chips" });
-  const el = h("fieldset", { class: "chip-rack" },
-    h("legend", { class: "visually-hidden" }, "Chip value"),
-    list);
+  const el = h("fieldset", { class: "chip-rack" }, h("legend", { class: "visually-hidden" }, "Chip value"), list);
   /** @type {number | null} */
   let selected = null;
   /** @type {number[]} */
@@ -65,22 +66,28 @@ export function chipRack(onChange) {
     if (!same) {
       denominations = [...chips];
       if (!denominations.includes(selected)) selected = denominations[0] ?? null;
-      list.replaceChildren(...denominations.map((minor) => {
-        const input = h("input", {
-          type: "radio",
-          name,
-          value: String(minor),
-          class: "visually-hidden",
-          "aria-label": `Chip ${money(minor)}`,
-          onchange: () => {
-            selected = minor;
-            onChange(minor);
-          },
-        });
-        input.checked = minor === selected;
-        return h("label", { class: "chip-rack__option", dataset: { chip: String(minor) } },
-          input, chipFace(minor, "chip--rack"));
-      }));
+      list.replaceChildren(
+        ...denominations.map((minor) => {
+          const input = h("input", {
+            type: "radio",
+            name,
+            value: String(minor),
+            class: "visually-hidden",
+            "aria-label": `Chip ${money(minor)}`,
+            onchange: () => {
+              selected = minor;
+              onChange(minor);
+            },
+          });
+          input.checked = minor === selected;
+          return h(
+            "label",
+            { class: "chip-rack__option", dataset: { chip: String(minor) } },
+            input,
+            chipFace(minor, "chip--rack"),
+          );
+        }),
+      );
     }
     for (const label of /** @type {HTMLCollectionOf<HTMLElement>} */ (list.children)) {
       const minor = Number(label.dataset.chip);

@@ -13,20 +13,26 @@ const VERIFY = "baccarat verify record.json";
  * @param {string} what  what it copies, for its label
  */
 function copyButton(text, what) {
-  const button = h("button", {
-    type: "button",
-    class: "btn btn--small btn--ghost",
-    "aria-label": `Copy ${what}`,
-    onclick: async () => {
-      try {
-        await navigator.clipboard.writeText(text);
-        button.textContent = "Copied";
-      } catch {
-        button.textContent = "Select and copy";
-      }
-      window.setTimeout(() => { button.textContent = "Copy"; }, 1500);
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn--small btn--ghost",
+      "aria-label": `Copy ${what}`,
+      onclick: async () => {
+        try {
+          await navigator.clipboard.writeText(text);
+          button.textContent = "Copied";
+        } catch {
+          button.textContent = "Select and copy";
+        }
+        window.setTimeout(() => {
+          button.textContent = "Copy";
+        }, 1500);
+      },
     },
-  }, "Copy");
+    "Copy",
+  );
   return button;
 }
 
@@ -35,9 +41,12 @@ function copyButton(text, what) {
  * @param {string | null | undefined} value
  */
 function hexRow(label, value) {
-  return h("div", { class: "fair__row" },
+  return h(
+    "div",
+    { class: "fair__row" },
     h("dt", {}, label),
-    h("dd", {}, h("code", { class: "fair__hex" }, value ?? "–"), value ? copyButton(value, label.toLowerCase()) : null));
+    h("dd", {}, h("code", { class: "fair__hex" }, value ?? "–"), value ? copyButton(value, label.toLowerCase()) : null),
+  );
 }
 
 /**
@@ -69,12 +78,18 @@ export function fairnessPanel() {
   const revealed = h("div", { class: "fair__revealed" });
   /** @type {string | null} */
   let shown = null;
-  const el = h("details", { class: "panel fair", open: true },
+  const el = h(
+    "details",
+    { class: "panel fair", open: true },
     h("summary", { class: "panel-title" }, "Provably fair"),
-    h("p", { class: "fair__intro" },
-      "The shoe's order is fixed by a secret seed before the first bet. Its SHA-256 commitment is below; the seed is revealed when the shoe ends."),
+    h(
+      "p",
+      { class: "fair__intro" },
+      "The shoe's order is fixed by a secret seed before the first bet. Its SHA-256 commitment is below; the seed is revealed when the shoe ends.",
+    ),
     current,
-    revealed);
+    revealed,
+  );
 
   return {
     el,
@@ -88,21 +103,56 @@ export function fairnessPanel() {
       const key = JSON.stringify([shoe?.id, shoe?.commitment, finished?.id, finished?.server_seed]);
       if (key === shown) return;
       shown = key;
-      fill(current,
-        h("div", { class: "fair__row" }, h("dt", {}, "Shoe"),
-          h("dd", { dataset: { shoe: shoe?.id ?? "" } }, h("code", {}, shoe?.id ?? "–"), shoe?.algorithm ? h("span", { class: "fair__algo" }, shoe.algorithm) : null)),
-        hexRow("Commitment", shoe?.commitment));
+      fill(
+        current,
+        h(
+          "div",
+          { class: "fair__row" },
+          h("dt", {}, "Shoe"),
+          h(
+            "dd",
+            { dataset: { shoe: shoe?.id ?? "" } },
+            h("code", {}, shoe?.id ?? "–"),
+            shoe?.algorithm ? h("span", { class: "fair__algo" }, shoe.algorithm) : null,
+          ),
+        ),
+        hexRow("Commitment", shoe?.commitment),
+      );
       if (!finished?.server_seed) {
         fill(revealed);
         return;
       }
-      fill(revealed,
+      fill(
+        revealed,
         h("h3", { class: "fair__heading" }, `Shoe ${finished.id} ended: seed revealed`),
         h("dl", { class: "fair__list" }, hexRow("Server seed", finished.server_seed)),
-        h("p", { class: "fair__links" },
-          h("button", { type: "button", class: "btn btn--small btn--gold", onclick: (/** @type {MouseEvent} */ event) => downloadRecord(finished.id, /** @type {HTMLElement} */ (event.currentTarget)) }, "Download record.json"),
-          h("a", { href: shoeRecordUrl(finished.id), class: "fair__link", target: "_blank", rel: "noopener" }, shoeRecordUrl(finished.id))),
-        h("p", { class: "fair__verify" }, "Check it yourself: ", h("code", {}, VERIFY), copyButton(VERIFY, "the verify command")));
+        h(
+          "p",
+          { class: "fair__links" },
+          h(
+            "button",
+            {
+              type: "button",
+              class: "btn btn--small btn--gold",
+              onclick: (/** @type {MouseEvent} */ event) =>
+                downloadRecord(finished.id, /** @type {HTMLElement} */ (event.currentTarget)),
+            },
+            "Download record.json",
+          ),
+          h(
+            "a",
+            { href: shoeRecordUrl(finished.id), class: "fair__link", target: "_blank", rel: "noopener" },
+            shoeRecordUrl(finished.id),
+          ),
+        ),
+        h(
+          "p",
+          { class: "fair__verify" },
+          "Check it yourself: ",
+          h("code", {}, VERIFY),
+          copyButton(VERIFY, "the verify command"),
+        ),
+      );
     },
   };
 }

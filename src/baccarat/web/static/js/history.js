@@ -32,12 +32,19 @@ function betsText(round) {
 
 /** @param {HistoryRound} round */
 function returnsText(round) {
-  return round.bets.map((/** @type {any} */ bet) => `${betName(bet.bet)} ${bet.returned === null || bet.returned === undefined ? "–" : money(bet.returned)}`).join(", ");
+  return round.bets
+    .map(
+      (/** @type {any} */ bet) =>
+        `${betName(bet.bet)} ${bet.returned === null || bet.returned === undefined ? "–" : money(bet.returned)}`,
+    )
+    .join(", ");
 }
 
 /** @param {HistoryRound} round */
 function row(round) {
-  return h("tr", { dataset: { round: String(round.round_id) } },
+  return h(
+    "tr",
+    { dataset: { round: String(round.round_id) } },
     h("th", { scope: "row" }, `#${round.round_id}`),
     h("td", { dataset: { col: "time" } }, utcText(round.time)),
     h("td", { dataset: { col: "bets" } }, betsText(round)),
@@ -45,7 +52,8 @@ function row(round) {
     h("td", { dataset: { col: "result" } }, resultText(round)),
     h("td", { dataset: { col: "returns" } }, returnsText(round)),
     h("td", { dataset: { col: "before" } }, money(round.balance_before)),
-    h("td", { dataset: { col: "after" } }, money(round.balance_after)));
+    h("td", { dataset: { col: "after" } }, money(round.balance_after)),
+  );
 }
 
 /** @param {HTMLElement} button  the Export button, busy meanwhile */
@@ -70,20 +78,49 @@ async function saveCsv(button) {
 export function historyDialog() {
   const body = h("tbody", {});
   const status = h("p", { class: "form-message", dataset: { tone: "info" } });
-  const table = h("table", { class: "history-table" },
+  const table = h(
+    "table",
+    { class: "history-table" },
     h("caption", { class: "visually-hidden" }, "Your last ten rounds, newest first"),
-    h("thead", {}, h("tr", {},
-      ["Round", "Time (UTC)", "Bets", "Cards", "Result", "Returns", "Balance before", "Balance after"]
-        .map((label) => h("th", { scope: "col", dataset: label.startsWith("Balance") ? { balance: label } : {} }, label)))),
-    body);
-  const dialog = h("dialog", { class: "dialog dialog--wide", id: "history-dialog", "aria-labelledby": "history-title" },
-    h("div", { class: "dialog__form" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Round", "Time (UTC)", "Bets", "Cards", "Result", "Returns", "Balance before", "Balance after"].map((label) =>
+          h("th", { scope: "col", dataset: label.startsWith("Balance") ? { balance: label } : {} }, label),
+        ),
+      ),
+    ),
+    body,
+  );
+  const dialog = h(
+    "dialog",
+    { class: "dialog dialog--wide", id: "history-dialog", "aria-labelledby": "history-title" },
+    h(
+      "div",
+      { class: "dialog__form" },
       h("h2", { id: "history-title" }, "Your last rounds"),
       status,
       h("div", { class: "history-scroll" }, table),
-      h("div", { class: "dialog__actions" },
-        h("button", { type: "button", class: "btn", id: "history-csv", onclick: (/** @type {MouseEvent} */ event) => saveCsv(/** @type {HTMLElement} */ (event.currentTarget)) }, "Export all as CSV"),
-        h("button", { type: "button", class: "btn btn--gold", onclick: () => dialog.close() }, "Close"))));
+      h(
+        "div",
+        { class: "dialog__actions" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            id: "history-csv",
+            onclick: (/** @type {MouseEvent} */ event) => saveCsv(/** @type {HTMLElement} */ (event.currentTarget)),
+          },
+          "Export all as CSV",
+        ),
+        h("button", { type: "button", class: "btn btn--gold", onclick: () => dialog.close() }, "Close"),
+      ),
+    ),
+  );
 
   async function load() {
     status.textContent = "Loading…";

@@ -11,10 +11,15 @@ export function tableInfo() {
   const rules = h("p", { class: "info__rules" });
   const facts = h("dl", { class: "info__facts" });
   const rulesLink = h("a", { href: "#/rules/standard", id: "rules-link" }, "Full rules, pay tables and house edges");
-  const el = h("section", { class: "panel info", "aria-label": "Table details" },
-    title, rules, facts,
+  const el = h(
+    "section",
+    { class: "panel info", "aria-label": "Table details" },
+    title,
+    rules,
+    facts,
     h("p", { class: "info__back" }, h("a", { href: "#/" }, "← Back to the lobby")),
-    h("p", { class: "info__rules-link" }, rulesLink));
+    h("p", { class: "info__rules-link" }, rulesLink),
+  );
 
   return {
     el,
@@ -29,13 +34,16 @@ export function tableInfo() {
       title.textContent = model.tableName(table);
       rules.textContent = set.description ?? "";
       if (set.name) rulesLink.setAttribute("href", `#/rules/${encodeURIComponent(set.name)}`);
-      const fact = (/** @type {string} */ label, /** @type {string} */ value, /** @type {string} */ key) => h("div", { dataset: { fact: key } }, h("dt", {}, label), h("dd", {}, value));
-      fill(facts,
+      const fact = (/** @type {string} */ label, /** @type {string} */ value, /** @type {string} */ key) =>
+        h("div", { dataset: { fact: key } }, h("dt", {}, label), h("dd", {}, value));
+      fill(
+        facts,
         fact("Limits", min === null ? "–" : `${money(min)} – ${money(max)}`, "limits"),
         fact("Dealing", model.dealing(table) === "face-down" ? "Face down, squeezed" : "Face up", "dealing"),
         fact("Round", round?.id ? `#${round.id}` : "–", "round"),
         fact("Cards left", Number.isInteger(shoe?.cards_left) ? String(shoe.cards_left) : "–", "cards-left"),
-        fact("Watching", String(model.watching(table)), "watching"));
+        fact("Watching", String(model.watching(table)), "watching"),
+      );
     },
   };
 }

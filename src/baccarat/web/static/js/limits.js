@@ -9,8 +9,16 @@ import { serverNow } from "./breaks.js";
 import { announce, fill, h } from "./dom.js";
 import { money } from "./format.js";
 
-const KINDS = [["deposit", "Deposit"], ["loss", "Loss"], ["wager", "Wager"]];
-const PERIODS = [["24h", "24 hours"], ["7d", "7 days"], ["30d", "30 days"]];
+const KINDS = [
+  ["deposit", "Deposit"],
+  ["loss", "Loss"],
+  ["wager", "Wager"],
+];
+const PERIODS = [
+  ["24h", "24 hours"],
+  ["7d", "7 days"],
+  ["30d", "30 days"],
+];
 
 /**
  * "12.50" or "12" -> 1250; anything else -> NaN. Integer arithmetic only.
@@ -40,14 +48,32 @@ export function limitsPanel() {
   let skew = 0;
   const body = h("tbody", {});
   const message = h("p", { class: "form-message", role: "alert", id: "limits-message" });
-  const el = h("section", { class: "panel rg-panel", id: "limits-panel", "aria-labelledby": "limits-title" },
+  const el = h(
+    "section",
+    { class: "panel rg-panel", id: "limits-panel", "aria-labelledby": "limits-title" },
     h("h2", { class: "panel-title", id: "limits-title" }, "Limits"),
-    h("p", { class: "rg-note" }, "A lower limit applies at once. A higher limit, or removing one, can be confirmed 24 hours after you ask."),
-    h("table", { class: "rg-table" },
+    h(
+      "p",
+      { class: "rg-note" },
+      "A lower limit applies at once. A higher limit, or removing one, can be confirmed 24 hours after you ask.",
+    ),
+    h(
+      "table",
+      { class: "rg-table" },
       h("caption", { class: "visually-hidden" }, "Your deposit, loss and wager limits"),
-      h("thead", {}, h("tr", {}, ["Limit", "Now", "Used", "New amount", "", "Pending"].map((t) => h("th", { scope: "col" }, t)))),
-      body),
-    message);
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Limit", "Now", "Used", "New amount", "", "Pending"].map((t) => h("th", { scope: "col" }, t)),
+        ),
+      ),
+      body,
+    ),
+    message,
+  );
 
   /**
    * @param {string} text
@@ -87,7 +113,13 @@ export function limitsPanel() {
     const current = find(view.limits, kind, period);
     const used = find(view.usage, kind, period);
     const pending = find(view.pending, kind, period);
-    const input = h("input", { inputmode: "decimal", class: "rg-input", "aria-label": `New ${name.toLowerCase()} in dollars`, dataset: { limit: `${kind}-${period}` }, placeholder: "e.g. 50.00" });
+    const input = h("input", {
+      inputmode: "decimal",
+      class: "rg-input",
+      "aria-label": `New ${name.toLowerCase()} in dollars`,
+      dataset: { limit: `${kind}-${period}` },
+      placeholder: "e.g. 50.00",
+    });
     const set = () => {
       const amount = parseMoney(input.value);
       if (!Number.isInteger(amount) || amount < 1) {
@@ -96,31 +128,92 @@ export function limitsPanel() {
       }
       run(() => api.setLimit(kind, period, amount), `${name} saved.`);
     };
-    input.addEventListener("keydown", (event) => { if (event.key === "Enter") set(); });
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Enter") set();
+    });
     /** @type {string | HTMLElement} */
     let pendingCell = "–";
     if (pending) {
       const ready = Date.parse(pending.confirmable_at) <= Date.now() + skew;
-      pendingCell = h("div", { class: "rg-pending", dataset: { pending: `${kind}-${period}` } },
-        h("span", {}, pending.amount === null ? "No limit" : money(pending.amount), ready ? " · ready" : ` · from ${utcText(pending.confirmable_at)}`),
-        h("button", { type: "button", class: "btn btn--small btn--gold", "aria-label": `Confirm the new ${name.toLowerCase()}`, "aria-disabled": String(!ready), onclick: () => run(() => api.confirmLimit(kind, period), `${name} raised.`) }, "Confirm"),
-        h("button", { type: "button", class: "btn btn--small btn--ghost", "aria-label": `Cancel the pending ${name.toLowerCase()}`, onclick: () => run(() => api.cancelPending(kind, period), "Pending increase cancelled.") }, "Cancel"));
+      pendingCell = h(
+        "div",
+        { class: "rg-pending", dataset: { pending: `${kind}-${period}` } },
+        h(
+          "span",
+          {},
+          pending.amount === null ? "No limit" : money(pending.amount),
+          ready ? " · ready" : ` · from ${utcText(pending.confirmable_at)}`,
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn--small btn--gold",
+            "aria-label": `Confirm the new ${name.toLowerCase()}`,
+            "aria-disabled": String(!ready),
+            onclick: () => run(() => api.confirmLimit(kind, period), `${name} raised.`),
+          },
+          "Confirm",
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn--small btn--ghost",
+            "aria-label": `Cancel the pending ${name.toLowerCase()}`,
+            onclick: () => run(() => api.cancelPending(kind, period), "Pending increase cancelled."),
+          },
+          "Cancel",
+        ),
+      );
     }
-    return h("tr", { dataset: { row: `${kind}-${period}` } },
+    return h(
+      "tr",
+      { dataset: { row: `${kind}-${period}` } },
       h("th", { scope: "row" }, name),
       h("td", { dataset: { col: "limit" } }, current ? money(current.amount) : "None"),
       h("td", { dataset: { col: "used" } }, used ? `${money(Math.max(used.used, 0))} (${money(used.left)} left)` : "–"),
       h("td", {}, input),
-      h("td", {},
-        h("button", { type: "button", class: "btn btn--small", "aria-label": `Set the ${name.toLowerCase()}`, dataset: { set: `${kind}-${period}` }, onclick: set }, "Set"),
-        current ? h("button", { type: "button", class: "btn btn--small btn--ghost", "aria-label": `Remove the ${name.toLowerCase()} (after 24 hours)`, onclick: () => run(() => api.setLimit(kind, period, null), `Removing the ${name.toLowerCase()} waits 24 hours.`) }, "Remove") : null),
-      h("td", {}, pendingCell));
+      h(
+        "td",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn--small",
+            "aria-label": `Set the ${name.toLowerCase()}`,
+            dataset: { set: `${kind}-${period}` },
+            onclick: set,
+          },
+          "Set",
+        ),
+        current
+          ? h(
+              "button",
+              {
+                type: "button",
+                class: "btn btn--small btn--ghost",
+                "aria-label": `Remove the ${name.toLowerCase()} (after 24 hours)`,
+                onclick: () =>
+                  run(() => api.setLimit(kind, period, null), `Removing the ${name.toLowerCase()} waits 24 hours.`),
+              },
+              "Remove",
+            )
+          : null,
+      ),
+      h("td", {}, pendingCell),
+    );
   }
 
   /** @param {any} view  GET /api/me/limits */
   function draw(view) {
-    fill(body, KINDS.flatMap(([kind, kindLabel]) =>
-      PERIODS.map(([period, periodLabel]) => rowFor(view, kind, kindLabel, period, periodLabel))));
+    fill(
+      body,
+      KINDS.flatMap(([kind, kindLabel]) =>
+        PERIODS.map(([period, periodLabel]) => rowFor(view, kind, kindLabel, period, periodLabel)),
+      ),
+    );
   }
 
   return {

@@ -18,18 +18,32 @@ const TICK_MS = 250;
 /** @param {Table} table */
 function dealingBadge(table) {
   const faceDown = model.dealing(table) === "face-down";
-  return h("span", { class: `badge badge--${faceDown ? "down" : "up"}`, title: faceDown ? "Cards are squeezed before they are shown" : "Each card is shown as it is dealt" },
-    faceDown ? "Face down" : "Face up");
+  return h(
+    "span",
+    {
+      class: `badge badge--${faceDown ? "down" : "up"}`,
+      title: faceDown ? "Cards are squeezed before they are shown" : "Each card is shown as it is dealt",
+    },
+    faceDown ? "Face down" : "Face up",
+  );
 }
 
 /** @param {any} roads  the table's roads snapshot */
 function shoeCounts(roads) {
   const stats = roads?.stats ?? {};
-  const count = (/** @type {string} */ key, /** @type {string} */ label) => h("span", { class: `count count--${key}` },
-    h("span", { class: "count__label" }, label), ` ${stats[key] ?? 0}`);
-  return h("p", { class: "lobby-card__counts", "aria-label": `This shoe: Banker ${stats.banker ?? 0}, Player ${stats.player ?? 0}, Tie ${stats.tie ?? 0}` },
-    count("banker", "B"), count("player", "P"), count("tie", "T"),
-    h("span", { class: "count count--rounds" }, `${stats.rounds ?? 0} rounds this shoe`));
+  const count = (/** @type {string} */ key, /** @type {string} */ label) =>
+    h("span", { class: `count count--${key}` }, h("span", { class: "count__label" }, label), ` ${stats[key] ?? 0}`);
+  return h(
+    "p",
+    {
+      class: "lobby-card__counts",
+      "aria-label": `This shoe: Banker ${stats.banker ?? 0}, Player ${stats.player ?? 0}, Tie ${stats.tie ?? 0}`,
+    },
+    count("banker", "B"),
+    count("player", "P"),
+    count("tie", "T"),
+    h("span", { class: "count count--rounds" }, `${stats.rounds ?? 0} rounds this shoe`),
+  );
 }
 
 /** @param {Table} table */
@@ -41,22 +55,34 @@ function tile(table) {
   const href = `#/tables/${encodeURIComponent(id)}`;
   const countdown = h("span", { class: "lobby-card__countdown", dataset: { closes: String(round?.closes_at ?? "") } });
   const watchers = model.watching(table);
-  return h("article", { class: "lobby-card", dataset: { table: id } },
-    h("div", { class: "lobby-card__head" },
+  return h(
+    "article",
+    { class: "lobby-card", dataset: { table: id } },
+    h(
+      "div",
+      { class: "lobby-card__head" },
       h("h2", { class: "lobby-card__title" }, h("a", { href, class: "lobby-card__link" }, model.tableName(table))),
-      dealingBadge(table)),
+      dealingBadge(table),
+    ),
     h("p", { class: "lobby-card__rules" }, rules.description ?? ""),
     h("div", { class: "lobby-card__road" }, miniBigRoad(model.roads(table))),
     shoeCounts(model.roads(table)),
-    h("dl", { class: "lobby-card__facts" },
+    h(
+      "dl",
+      { class: "lobby-card__facts" },
       h("div", {}, h("dt", {}, "Limits"), h("dd", {}, min === null ? "–" : `${money(min)} – ${money(max)}`)),
       h("div", {}, h("dt", {}, "Watching"), h("dd", {}, String(watchers))),
-      h("div", {}, h("dt", {}, "Round"), h("dd", {}, round?.id ? `#${round.id}` : "–"))),
-    h("div", { class: `lobby-card__phase phase phase--${round?.phase ?? "idle"}` },
+      h("div", {}, h("dt", {}, "Round"), h("dd", {}, round?.id ? `#${round.id}` : "–")),
+    ),
+    h(
+      "div",
+      { class: `lobby-card__phase phase phase--${round?.phase ?? "idle"}` },
       h("span", { class: "phase__dot", "aria-hidden": "true" }),
       h("span", {}, model.phaseWords(round?.phase)),
-      countdown),
-    h("span", { class: "lobby-card__cta", "aria-hidden": "true" }, "Join table →"));
+      countdown,
+    ),
+    h("span", { class: "lobby-card__cta", "aria-hidden": "true" }, "Join table →"),
+  );
 }
 
 /** @param {HTMLElement} root */
@@ -78,12 +104,20 @@ export function mountLobby(main) {
   document.title = "Lobby · Baccarat";
   const grid = h("div", { class: "lobby__grid" });
   const status = h("p", { class: "lobby__status", role: "status" }, "Loading tables…");
-  main.replaceChildren(h("section", { class: "lobby", "aria-labelledby": "lobby-title" },
-    h("div", { class: "lobby__intro" },
-      h("h1", { id: "lobby-title" }, "Live baccarat"),
-      h("p", {}, "Choose a table. Every shoe is provably fair: its commitment is published before the first bet.")),
-    status,
-    grid));
+  main.replaceChildren(
+    h(
+      "section",
+      { class: "lobby", "aria-labelledby": "lobby-title" },
+      h(
+        "div",
+        { class: "lobby__intro" },
+        h("h1", { id: "lobby-title" }, "Live baccarat"),
+        h("p", {}, "Choose a table. Every shoe is provably fair: its commitment is published before the first bet."),
+      ),
+      status,
+      grid,
+    ),
+  );
 
   let stopped = false;
   /** @type {number | null} */
@@ -101,7 +135,8 @@ export function mountLobby(main) {
       const card = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.(".lobby-card"));
       const focused = card?.dataset.table;
       grid.replaceChildren(...tables.map(tile));
-      if (focused) /** @type {HTMLElement | null} */ (grid.querySelector(`[data-table="${CSS.escape(focused)}"] a`))?.focus();
+      if (focused)
+        /** @type {HTMLElement | null} */ (grid.querySelector(`[data-table="${CSS.escape(focused)}"] a`))?.focus();
       tick(grid);
     } catch (error) {
       if (stopped) return;

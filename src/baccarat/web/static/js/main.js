@@ -45,7 +45,11 @@ window.addEventListener("baccarat:reality-check", () => clock.refresh());
 /** @type {[RegExp, string, (name?: string) => {destroy(): void}][]} */
 const ROUTES = [
   [/^#\/tables\/([^/]+)$/, "table", (name) => mountTable(main, name)],
-  [/^#\/account$/, "account", () => mountAccount(main, { openHistory: () => recall.open(), openLogin: () => login.open() })],
+  [
+    /^#\/account$/,
+    "account",
+    () => mountAccount(main, { openHistory: () => recall.open(), openLogin: () => login.open() }),
+  ],
   [/^#\/rules\/([^/]+)$/, "rules", (name) => mountRules(main, name)],
 ];
 

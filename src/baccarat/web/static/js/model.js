@@ -152,7 +152,15 @@ export function currentRound(table) {
  * @returns {Round | null}
  */
 export function roundFromEvent(event) {
-  return currentRound({ round: { id: event.round_id, number: event.number, phase: "open", closes_at: event.closes_at, closes_at_ms: event.closes_at_ms } });
+  return currentRound({
+    round: {
+      id: event.round_id,
+      number: event.number,
+      phase: "open",
+      closes_at: event.closes_at,
+      closes_at_ms: event.closes_at_ms,
+    },
+  });
 }
 
 /**

@@ -74,18 +74,33 @@ function gridLines(cols, rows, size) {
 function pairDots(cell, x, y, size) {
   const dot = size * 0.14;
   return [
-    cell.banker_pair && s("circle", { class: "road__pair road__pair--banker", cx: x + dot + 1, cy: y + dot + 1, r: dot }),
-    cell.player_pair && s("circle", { class: "road__pair road__pair--player", cx: x + size - dot - 1, cy: y + size - dot - 1, r: dot }),
+    cell.banker_pair &&
+      s("circle", { class: "road__pair road__pair--banker", cx: x + dot + 1, cy: y + dot + 1, r: dot }),
+    cell.player_pair &&
+      s("circle", { class: "road__pair road__pair--player", cx: x + size - dot - 1, cy: y + size - dot - 1, r: dot }),
   ];
 }
 
 /** @type {Mark} */
 function beadMark(cell, x, y, size) {
   const colour = COLOURS[cell.outcome];
-  return s("g", { class: `road__bead road--${colour}` },
+  return s(
+    "g",
+    { class: `road__bead road--${colour}` },
     s("circle", { cx: x + size / 2, cy: y + size / 2, r: size * 0.42 }),
-    s("text", { x: x + size / 2, y: y + size / 2, "dominant-baseline": "central", "text-anchor": "middle", "font-size": size * 0.46 }, cell.outcome),
-    pairDots(cell, x, y, size));
+    s(
+      "text",
+      {
+        x: x + size / 2,
+        y: y + size / 2,
+        "dominant-baseline": "central",
+        "text-anchor": "middle",
+        "font-size": size * 0.46,
+      },
+      cell.outcome,
+    ),
+    pairDots(cell, x, y, size),
+  );
 }
 
 /** @type {Mark} */
@@ -96,9 +111,30 @@ function bigRoadMark(cell, x, y, size) {
     parts.push(s("circle", { class: "road__ring", cx: x + size / 2, cy: y + size / 2, r: size * 0.36 }));
   }
   if (cell.ties > 0) {
-    parts.push(s("line", { class: "road__tie", x1: x + size * 0.22, y1: y + size * 0.78, x2: x + size * 0.78, y2: y + size * 0.22 }));
+    parts.push(
+      s("line", {
+        class: "road__tie",
+        x1: x + size * 0.22,
+        y1: y + size * 0.78,
+        x2: x + size * 0.78,
+        y2: y + size * 0.22,
+      }),
+    );
     if (cell.ties > 1) {
-      parts.push(s("text", { class: "road__tie-count", x: x + size / 2, y: y + size / 2, "dominant-baseline": "central", "text-anchor": "middle", "font-size": size * 0.5 }, String(cell.ties)));
+      parts.push(
+        s(
+          "text",
+          {
+            class: "road__tie-count",
+            x: x + size / 2,
+            y: y + size / 2,
+            "dominant-baseline": "central",
+            "text-anchor": "middle",
+            "font-size": size * 0.5,
+          },
+          String(cell.ties),
+        ),
+      );
     }
   }
   return s("g", { class: `road__big road--${colour}` }, parts, pairDots(cell, x, y, size));
@@ -117,7 +153,13 @@ function derivedMark(kind, colour, x, y, size) {
   const c = { cx: x + size / 2, cy: y + size / 2 };
   if (kind === "big_eye_boy") return s("circle", { class: `${cls} road__hollow`, ...c, r: size * 0.34 });
   if (kind === "small_road") return s("circle", { class: `${cls} road__solid`, ...c, r: size * 0.36 });
-  return s("line", { class: `${cls} road__slash`, x1: x + size * 0.2, y1: y + size * 0.8, x2: x + size * 0.8, y2: y + size * 0.2 });
+  return s("line", {
+    class: `${cls} road__slash`,
+    x1: x + size * 0.2,
+    y1: y + size * 0.8,
+    x2: x + size * 0.8,
+    y2: y + size * 0.2,
+  });
 }
 
 /**
@@ -134,18 +176,21 @@ function roadSvg({ cells, cols, size, mark, label, ask }) {
   const visible = (/** @type {Cell} */ cell) => cell.col >= start && cell.col < start + cols;
   /** @type {(cell: Cell) => [number, number]} */
   const at = (cell) => [(cell.col - start) * size, cell.row * size];
-  return s("svg", {
-    class: "road__svg",
-    viewBox: `0 0 ${cols * size} ${rows * size}`,
-    width: cols * size,
-    height: rows * size,
-    role: "img",
-    "aria-label": label,
-  },
-  s("rect", { class: "road__paper", width: cols * size, height: rows * size }),
-  gridLines(cols, rows, size),
-  cells.filter(visible).map((cell) => mark(cell, ...at(cell), size)),
-  ask && visible(ask.cell) && s("g", { class: "road__ask" }, ask.mark(ask.cell, ...at(ask.cell), size)));
+  return s(
+    "svg",
+    {
+      class: "road__svg",
+      viewBox: `0 0 ${cols * size} ${rows * size}`,
+      width: cols * size,
+      height: rows * size,
+      role: "img",
+      "aria-label": label,
+    },
+    s("rect", { class: "road__paper", width: cols * size, height: rows * size }),
+    gridLines(cols, rows, size),
+    cells.filter(visible).map((cell) => mark(cell, ...at(cell), size)),
+    ask && visible(ask.cell) && s("g", { class: "road__ask" }, ask.mark(ask.cell, ...at(ask.cell), size)),
+  );
 }
 
 /**
@@ -153,7 +198,10 @@ function roadSvg({ cells, cols, size, mark, label, ask }) {
  * @param {number} count
  */
 function recentWords(cells, count) {
-  return cells.slice(-count).map((cell) => WORDS[cell.outcome] ?? "tie").join(", ");
+  return cells
+    .slice(-count)
+    .map((cell) => WORDS[cell.outcome] ?? "tie")
+    .join(", ");
 }
 
 /**
@@ -207,7 +255,10 @@ export function derivedRoad(snapshot, name, cols, size, side = null) {
   /** @type {Mark} */
   const mark = (cell, x, y, sz) => derivedMark(name, cell.colour, x, y, sz);
   const title = DERIVED.find(([key]) => key === name)?.[1] ?? name;
-  const recent = cells.slice(-4).map((/** @type {Cell} */ cell) => cell.colour).join(", ");
+  const recent = cells
+    .slice(-4)
+    .map((/** @type {Cell} */ cell) => cell.colour)
+    .join(", ");
   const label = cells.length ? `${title}, ${cells.length} entries; latest: ${recent}` : `${title}, empty`;
   return roadSvg({ cells, cols, size, mark, label, ask: predicted && { cell: predicted, mark } });
 }
@@ -219,9 +270,13 @@ export function derivedRoad(snapshot, name, cols, size, side = null) {
  */
 export function askSymbol(name, predicted) {
   const size = 14;
-  return s("svg", { class: "ask__symbol", viewBox: `0 0 ${size} ${size}`, width: size, height: size, "aria-hidden": "true" },
-    predicted ? derivedMark(name, predicted.colour, 0, 0, size)
-      : s("line", { class: "ask__none", x1: 3, y1: size / 2, x2: size - 3, y2: size / 2 }));
+  return s(
+    "svg",
+    { class: "ask__symbol", viewBox: `0 0 ${size} ${size}`, width: size, height: size, "aria-hidden": "true" },
+    predicted
+      ? derivedMark(name, predicted.colour, 0, 0, size)
+      : s("line", { class: "ask__none", x1: 3, y1: size / 2, x2: size - 3, y2: size / 2 }),
+  );
 }
 
 /**

@@ -41,7 +41,9 @@ const STATS = [
 export function scoreboard() {
   const bead = h("div", { class: "roads__bead" });
   const big = h("div", { class: "roads__big" });
-  const derived = Object.fromEntries(DERIVED.map(([key]) => [key, h("div", { class: `roads__derived roads__${key}` })]));
+  const derived = Object.fromEntries(
+    DERIVED.map(([key]) => [key, h("div", { class: `roads__derived roads__${key}` })]),
+  );
   const stats = h("dl", { class: "roads__stats" });
   /** @type {Record<string, HTMLButtonElement>} */
   const askButtons = {};
@@ -61,23 +63,40 @@ export function scoreboard() {
     });
   }
 
-  const el = h("section", { class: "roads", "aria-labelledby": "roads-title" },
+  const el = h(
+    "section",
+    { class: "roads", "aria-labelledby": "roads-title" },
     h("h2", { class: "panel-title", id: "roads-title" }, "Scoreboard"),
-    h("div", { class: "roads__board" },
+    h(
+      "div",
+      { class: "roads__board" },
       bead,
       big,
       derived.big_eye_boy,
-      h("div", { class: "roads__pair-row" }, derived.small_road, derived.cockroach_pig)),
-    h("div", { class: "roads__footer" },
+      h("div", { class: "roads__pair-row" }, derived.small_road, derived.cockroach_pig),
+    ),
+    h(
+      "div",
+      { class: "roads__footer" },
       h("div", { class: "roads__asks", role: "group", "aria-label": "Asks" }, askButtons.banker, askButtons.player),
-      stats),
-    h("p", { class: "roads__note" }, "Roads record the past; they predict nothing. Every coup is dealt from the shuffled shoe alone."));
+      stats,
+    ),
+    h(
+      "p",
+      { class: "roads__note" },
+      "Roads record the past; they predict nothing. Every coup is dealt from the shuffled shoe alone.",
+    ),
+  );
 
   /** @param {string} side */
   function toggleAsk(side) {
     asking = asking === side ? null : side;
     window.clearTimeout(askTimer);
-    if (asking) askTimer = window.setTimeout(() => { asking = null; draw(); }, ASK_MS);
+    if (asking)
+      askTimer = window.setTimeout(() => {
+        asking = null;
+        draw();
+      }, ASK_MS);
     draw();
   }
 
@@ -96,12 +115,24 @@ export function scoreboard() {
       button.setAttribute("aria-label", askLabel(side, predictions));
       button.replaceChildren(
         h("span", { class: "ask__name" }, side === "banker" ? "B ask" : "P ask"),
-        h("span", { class: "ask__symbols" }, DERIVED.map(([key]) => askSymbol(key, predictions?.[key]))));
+        h(
+          "span",
+          { class: "ask__symbols" },
+          DERIVED.map(([key]) => askSymbol(key, predictions?.[key])),
+        ),
+      );
     }
     const counts = snapshot?.stats ?? {};
-    stats.replaceChildren(...STATS.map(([key, label, tone]) =>
-      h("div", { class: `stat stat--${tone || "plain"}`, dataset: { stat: key } },
-        h("dt", {}, label), h("dd", {}, String(counts[key] ?? 0)))));
+    stats.replaceChildren(
+      ...STATS.map(([key, label, tone]) =>
+        h(
+          "div",
+          { class: `stat stat--${tone || "plain"}`, dataset: { stat: key } },
+          h("dt", {}, label),
+          h("dd", {}, String(counts[key] ?? 0)),
+        ),
+      ),
+    );
   }
 
   // Redraw when the width changes (a phone turned, a window resized), a frame later so the

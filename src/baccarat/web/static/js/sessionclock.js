@@ -45,18 +45,59 @@ export function sessionWatch(clock, links) {
   let shownCheck = null;
 
   const facts = h("dl", { class: "reality__facts" });
-  const dialog = h("dialog", { class: "dialog", id: "reality-dialog", "aria-labelledby": "reality-title", "aria-describedby": "reality-text" });
+  const dialog = h("dialog", {
+    class: "dialog",
+    id: "reality-dialog",
+    "aria-labelledby": "reality-title",
+    "aria-describedby": "reality-text",
+  });
   const text = h("p", { id: "reality-text" });
   const message = h("p", { class: "form-message", role: "alert" });
-  dialog.append(h("div", { class: "dialog__form" },
-    h("h2", { id: "reality-title" }, "Reality check"),
-    text, facts,
-    h("p", {}, "New bets wait until you continue. Bets already placed settle as usual."),
-    message,
-    h("div", { class: "dialog__actions" },
-      h("button", { type: "button", class: "btn btn--gold", id: "reality-continue", onclick: () => acknowledge() }, "Continue playing"),
-      h("button", { type: "button", class: "btn", id: "reality-history", onclick: () => { links.history(); } }, "See my history"),
-      h("button", { type: "button", class: "btn btn--ghost", id: "reality-leave", onclick: () => { dialog.close(); links.leave(); } }, "Leave the table"))));
+  dialog.append(
+    h(
+      "div",
+      { class: "dialog__form" },
+      h("h2", { id: "reality-title" }, "Reality check"),
+      text,
+      facts,
+      h("p", {}, "New bets wait until you continue. Bets already placed settle as usual."),
+      message,
+      h(
+        "div",
+        { class: "dialog__actions" },
+        h(
+          "button",
+          { type: "button", class: "btn btn--gold", id: "reality-continue", onclick: () => acknowledge() },
+          "Continue playing",
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn",
+            id: "reality-history",
+            onclick: () => {
+              links.history();
+            },
+          },
+          "See my history",
+        ),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn--ghost",
+            id: "reality-leave",
+            onclick: () => {
+              dialog.close();
+              links.leave();
+            },
+          },
+          "Leave the table",
+        ),
+      ),
+    ),
+  );
   // Escape must not dismiss the check without an answer.
   dialog.addEventListener("cancel", (/** @type {Event} */ event) => event.preventDefault());
 
@@ -76,9 +117,12 @@ export function sessionWatch(clock, links) {
     const words = limit ? `${duration(seconds)} of ${duration(limit)}` : duration(seconds);
     clock.textContent = `Session ${words}`;
     clock.dataset.limitReached = String(Boolean(view.limit_reached));
-    clock.setAttribute("aria-label", limit
-      ? `Time played this session ${duration(seconds)}; session limit ${duration(limit)}`
-      : `Time played this session ${duration(seconds)}`);
+    clock.setAttribute(
+      "aria-label",
+      limit
+        ? `Time played this session ${duration(seconds)}; session limit ${duration(limit)}`
+        : `Time played this session ${duration(seconds)}`,
+    );
   }
 
   /** @param {{time_played_s: number, net_result: number, wagered: number}} check */
@@ -87,11 +131,14 @@ export function sessionWatch(clock, links) {
     facts.replaceChildren(
       h("div", { dataset: { fact: "played" } }, h("dt", {}, "Time played"), h("dd", {}, duration(check.time_played_s))),
       h("div", { dataset: { fact: "net" } }, h("dt", {}, "Net result"), h("dd", {}, signed(check.net_result))),
-      h("div", { dataset: { fact: "wagered" } }, h("dt", {}, "Wagered"), h("dd", {}, money(check.wagered))));
+      h("div", { dataset: { fact: "wagered" } }, h("dt", {}, "Wagered"), h("dd", {}, money(check.wagered))),
+    );
     message.textContent = "";
     if (!dialog.open) {
       dialog.showModal();
-      announce(`Reality check: you have played ${duration(check.time_played_s)}, net result ${signed(check.net_result)}.`);
+      announce(
+        `Reality check: you have played ${duration(check.time_played_s)}, net result ${signed(check.net_result)}.`,
+      );
     }
   }
 

@@ -31,10 +31,13 @@ function handView(side) {
   const total = h("span", { class: "hand__total" }, "");
   const cards = h("div", { class: "hand__cards" });
   const marks = h("div", { class: "hand__marks" });
-  const el = h("div", { class: `hand hand--${side}`, role: "group", "aria-label": `${WORDS[side]} hand`, dataset: { hand: side } },
+  const el = h(
+    "div",
+    { class: `hand hand--${side}`, role: "group", "aria-label": `${WORDS[side]} hand`, dataset: { hand: side } },
     h("div", { class: "hand__head" }, h("h2", { class: "hand__title" }, WORDS[side]), total),
     cards,
-    marks);
+    marks,
+  );
   return { el, total, cards, marks, slots: [], codes: [] };
 }
 
@@ -51,10 +54,13 @@ export function stage() {
   const roundId = h("p", { class: "stage__round" }, "");
   const result = h("div", { class: "result", hidden: true });
   const staked = h("span", { class: "stage__staked" }, "");
-  const el = h("section", { class: "stage", "aria-label": "Cards" },
+  const el = h(
+    "section",
+    { class: "stage", "aria-label": "Cards" },
     hands.player.el,
     h("div", { class: "stage__centre" }, countdown, phase, roundId, staked, result),
-    hands.banker.el);
+    hands.banker.el,
+  );
 
   /** @type {number | null} */
   let deadline = null;
@@ -73,7 +79,10 @@ export function stage() {
     countdown.classList.toggle("is-urgent", left <= 5000);
     seconds.textContent = String(secondsLeft(left));
     countdown.setAttribute("aria-label", `${secondsLeft(left)} seconds left to bet`);
-    /** @type {Element} */ (ring.querySelector(".countdown__arc")).setAttribute("stroke-dashoffset", String(RING * (1 - Math.min(1, left / windowMs))));
+    /** @type {Element} */ (ring.querySelector(".countdown__arc")).setAttribute(
+      "stroke-dashoffset",
+      String(RING * (1 - Math.min(1, left / windowMs))),
+    );
   }
   const ticker = window.setInterval(tick, 100);
 
@@ -177,17 +186,17 @@ export function stage() {
       const winner = r.winner;
       const title = winner === "tie" ? "Tie" : `${WORDS[winner]} wins`;
       for (const side of ["player", "banker"]) hands[side].el.classList.toggle("is-winner", side === winner);
-      const marks = [
-        r.natural && "Natural",
-        r.player_pair && "Player pair",
-        r.banker_pair && "Banker pair",
-      ].filter(Boolean);
+      const marks = [r.natural && "Natural", r.player_pair && "Player pair", r.banker_pair && "Banker pair"].filter(
+        Boolean,
+      );
       result.className = `result result--${winner}`;
       result.dataset.winner = winner;
-      fill(result,
+      fill(
+        result,
         h("span", { class: "result__title" }, title),
         h("span", { class: "result__score" }, `Player ${r.player_total} – Banker ${r.banker_total}`),
-        marks.length ? h("span", { class: "result__marks" }, marks.join(" · ")) : null);
+        marks.length ? h("span", { class: "result__marks" }, marks.join(" · ")) : null,
+      );
       result.hidden = false;
       el.classList.add("has-result");
     },

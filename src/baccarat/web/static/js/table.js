@@ -24,7 +24,12 @@ import { TableFeed } from "./ws.js";
 const MESSAGE_MS = 6000;
 // Face-down dealing: the four first cards lie on the table, backs up, until each is turned.
 /** @type {[string, number][]} */
-const FIRST_FOUR = [["player", 0], ["banker", 0], ["player", 1], ["banker", 1]];
+const FIRST_FOUR = [
+  ["player", 0],
+  ["banker", 0],
+  ["player", 1],
+  ["banker", 1],
+];
 /** @type {Record<string, string>} */
 const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
 /** @type {Record<string, string>} */
@@ -75,32 +80,55 @@ export function mountTable(main, id) {
     say: (text, tone) => say(text, tone),
     refused: (error) => showError(error),
   });
-  const spectator = h("div", { class: "spectator", hidden: true },
+  const spectator = h(
+    "div",
+    { class: "spectator", hidden: true },
     h("span", {}, "You are watching this table."),
-    h("button", { type: "button", class: "btn btn--gold btn--small", onclick: () => account.join().catch(showError) }, "Take a seat to bet"),
-    h("span", { class: "spectator__blocked" }));
+    h(
+      "button",
+      { type: "button", class: "btn btn--gold btn--small", onclick: () => account.join().catch(showError) },
+      "Take a seat to bet",
+    ),
+    h("span", { class: "spectator__blocked" }),
+  );
   /**
    * @param {string} name
    * @param {string} label
    * @param {() => void} handler
    */
   const action = (name, label, handler) =>
-    h("button", { type: "button", class: "btn btn--action", "aria-label": label, dataset: { action: name }, onclick: handler },
+    h(
+      "button",
+      { type: "button", class: "btn btn--action", "aria-label": label, dataset: { action: name }, onclick: handler },
       h("span", { class: "btn__icon", "aria-hidden": "true" }, ACTION_ICONS[name]),
-      h("span", { class: "btn__text" }, name[0].toUpperCase() + name.slice(1)));
-  const actions = h("div", { class: "rack__actions", role: "group", "aria-label": "Bet actions" },
+      h("span", { class: "btn__text" }, name[0].toUpperCase() + name.slice(1)),
+    );
+  const actions = h(
+    "div",
+    { class: "rack__actions", role: "group", "aria-label": "Bet actions" },
     action("undo", "Undo the last bet", () => player.undo()),
     action("clear", "Clear all my bets", () => player.clear()),
     action("rebet", "Repeat my bets of the last round", () => player.repeat(api.rebet)),
-    action("double", "Double my bets of the last round", () => player.repeat(api.double)));
+    action("double", "Double my bets of the last round", () => player.repeat(api.double)),
+  );
   const title = h("h1", { class: "visually-hidden" }, "Table");
 
-  const view = h("div", { class: "table-view" },
-    h("div", { class: "table-view__felt" }, title, stage.el, notice.el, spectator,
+  const view = h(
+    "div",
+    { class: "table-view" },
+    h(
+      "div",
+      { class: "table-view__felt" },
+      title,
+      stage.el,
+      notice.el,
+      spectator,
       h("div", { class: "bets-area" }, message, bets.el),
-      h("div", { class: "rack" }, rack.el, actions)),
+      h("div", { class: "rack" }, rack.el, actions),
+    ),
     h("div", { class: "table-view__roads" }, board.el),
-    h("div", { class: "table-view__details" }, info.el, fairness.el));
+    h("div", { class: "table-view__details" }, info.el, fairness.el),
+  );
   main.replaceChildren(view);
 
   // ---- messages ----
@@ -115,7 +143,9 @@ export function mountTable(main, id) {
     window.clearTimeout(messageTimer);
     message.dataset.tone = tone;
     message.textContent = text;
-    messageTimer = window.setTimeout(() => { message.textContent = ""; }, MESSAGE_MS);
+    messageTimer = window.setTimeout(() => {
+      message.textContent = "";
+    }, MESSAGE_MS);
   }
 
   /** @param {any} error  an ApiError, or any error a request met */
@@ -132,7 +162,12 @@ export function mountTable(main, id) {
     if (!table) return;
     const open = state.round?.phase === "open";
     const playing = account.playing;
-    bets.update({ bets: model.offeredBets(table), stakes: state.stakes, open: open && playing, winners: state.winners });
+    bets.update({
+      bets: model.offeredBets(table),
+      stakes: state.stakes,
+      open: open && playing,
+      winners: state.winners,
+    });
     rack.update(model.chips(table), account.balance);
     const staked = Object.values(state.stakes).reduce((a, b) => a + b, 0);
     stage.setStaked(staked ? `Your bets ${money(staked)}` : "");
@@ -142,7 +177,8 @@ export function mountTable(main, id) {
     /** @type {HTMLButtonElement} */ (spectator.querySelector("button")).hidden = blocked !== null;
     /** @type {HTMLElement} */ (spectator.querySelector(".spectator__blocked")).textContent = blocked ?? "";
     view.classList.toggle("is-spectator", !playing);
-    for (const button of actions.querySelectorAll("button")) button.setAttribute("aria-disabled", String(!(open && playing)));
+    for (const button of actions.querySelectorAll("button"))
+      button.setAttribute("aria-disabled", String(!(open && playing)));
     info.update(table, state.round);
     fairness.update(model.shoe(table), state.finished ?? model.finishedShoe(table));
   }
@@ -150,7 +186,12 @@ export function mountTable(main, id) {
   /** @param {import("./model.js").Round | null} round */
   function setRound(round) {
     state.round = round;
-    stage.setRound({ id: round?.id, phase: round?.phase, closesAt: round?.closes_at, bettingMs: model.settings(state.table ?? {}).betting_ms });
+    stage.setRound({
+      id: round?.id,
+      phase: round?.phase,
+      closesAt: round?.closes_at,
+      bettingMs: model.settings(state.table ?? {}).betting_ms,
+    });
   }
 
   /** @param {Record<string, any>} result  a round's result (round_result, or a snapshot's) */
@@ -188,7 +229,8 @@ export function mountTable(main, id) {
     draw();
     if (account.playing) {
       account.refresh();
-      if (round && (round.phase === "open" || round.phase === "closed" || round.phase === "dealt")) loadStakes(round.id);
+      if (round && (round.phase === "open" || round.phase === "closed" || round.phase === "dealt"))
+        loadStakes(round.id);
     }
   }
 
@@ -258,7 +300,9 @@ export function mountTable(main, id) {
           table.roads = event.roads;
           board.update(event.roads);
         }
-        announce(`${event.winner === "tie" ? "Tie" : `${WORDS[event.winner]} wins`}, ${event.player_total} to ${event.banker_total}.`);
+        announce(
+          `${event.winner === "tie" ? "Tie" : `${WORDS[event.winner]} wins`}, ${event.player_total} to ${event.banker_total}.`,
+        );
         break;
       case "settled":
         setRound({ ...state.round, phase: "settled" });
@@ -294,9 +338,12 @@ export function mountTable(main, id) {
     }
     const net = event.net;
     const pushed = event.wagers.every((wager) => wager.result === "push");
-    const line = net > 0 ? { text: `You win ${money(net)}`, tone: "win" }
-      : net < 0 ? { text: `You lose ${money(-net)}`, tone: "lose" }
-        : { text: pushed ? "Your stakes are returned" : "You break even", tone: "push" };
+    const line =
+      net > 0
+        ? { text: `You win ${money(net)}`, tone: "win" }
+        : net < 0
+          ? { text: `You lose ${money(-net)}`, tone: "lose" }
+          : { text: pushed ? "Your stakes are returned" : "You break even", tone: "push" };
     stage.addResultLine(line);
     announce(`${line.text}. Balance ${money(event.balance)}.`);
   }

@@ -29,15 +29,19 @@ export function voidNotice() {
   const dismissed = new Set();
   /** @type {number | null} */
   let current = null;
-  const close = h("button", {
-    type: "button",
-    class: "void-notice__close",
-    "aria-label": "Dismiss",
-    onclick: () => {
-      if (current !== null) dismissed.add(current);
-      hide();
+  const close = h(
+    "button",
+    {
+      type: "button",
+      class: "void-notice__close",
+      "aria-label": "Dismiss",
+      onclick: () => {
+        if (current !== null) dismissed.add(current);
+        hide();
+      },
     },
-  }, "✕");
+    "✕",
+  );
   // Spoken through the page's one live region (the announcer), like every other result.
   const el = h("div", { class: "void-notice", hidden: true }, text, reason, close);
 
@@ -69,7 +73,8 @@ export function voidNotice() {
     /** A snapshot's `last_round` (null, settled or voided). */
     fromSnapshot: (/** @type {LastRound | null | undefined} */ lastRound) => show(lastRound),
     /** A `round_void` event. */
-    voided: (/** @type {{round_id: number, reason: string}} */ event) => show({ id: event.round_id, phase: "voided", void_reason: event.reason }),
+    voided: (/** @type {{round_id: number, reason: string}} */ event) =>
+      show({ id: event.round_id, phase: "voided", void_reason: event.reason }),
     /** A later round's result: the notice has had its time. */
     resulted: () => hide(),
   };
