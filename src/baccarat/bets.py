@@ -232,9 +232,9 @@ def register(bet: BetType) -> BetType:
     events), and settlement, the odds engine and the simulator price and settle it from
     its ``classify`` alone. Both engines sort coups by each hand's final total, its number
     of cards and its pair level (``baccarat.analysis.exact.signature``), so ``classify``
-    must depend on nothing else (every built-in bet is proved to; see
-    ``tests/analysis/test_exact_signature.py``). Register a bet before reading the rule
-    sets that offer it.
+    must depend on nothing else (every built-in bet is proved to: ``bench/bench_signature.py``,
+    whose check ``tests/analysis/test_exact_signature.py`` runs on a sample). Register a bet
+    before reading the rule sets that offer it.
 
     >>> odd = BetType("odd", "Odd", "The two totals add up to an odd number.", ("win", LOSE),
     ...               lambda coup: "win" if (coup.player_total + coup.banker_total) % 2 else LOSE)

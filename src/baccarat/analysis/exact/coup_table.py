@@ -9,7 +9,7 @@ counted by three things:
 * the **multiset** of values the coup uses (which gives its weight in any shoe);
 * its **signature**: each hand's final total and number of cards. Together with the
   pair levels below, that is everything a bet of the catalogue looks at
-  (``tests/analysis/test_exact_signature.py`` proves it for every coup);
+  (``bench/bench_signature.py`` proves it for every coup);
 * its **pair key**: the value the Player's two first cards share (if they do) and the
   value the Banker's share. Whether such cards are also of the same rank, or are the very
   same card of another deck, depends on the shoe's counts within that value, not on the

@@ -21,7 +21,7 @@ odds engine and settlement read the same definition of every bet.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache
 from typing import Literal, TypeAlias
 
 import numpy as np
@@ -82,60 +82,6 @@ def feasible_levels(shared_value: int) -> tuple[int, ...]:
     return (0, 1, 2) if shared_value == 0 else (1, 2)
 
 
-class _RememberedHand(Hand):
-    """A hand that computes each derived value once, by ``Hand``'s own code."""
-
-    @cached_property
-    def total(self) -> int:
-        return super().total
-
-    @cached_property
-    def natural(self) -> bool:
-        return super().natural
-
-    @cached_property
-    def pair(self) -> bool:
-        return super().pair
-
-    @cached_property
-    def suited_pair(self) -> bool:
-        return super().suited_pair
-
-
-class _RememberedCoup(Coup):
-    """A coup that computes each derived value once, by ``Coup``'s own code.
-
-    Representative coups are asked the same questions by every bet type; a plain ``Coup``
-    adds up its cards again for each.
-    """
-
-    @cached_property
-    def player_total(self) -> int:
-        return super().player_total
-
-    @cached_property
-    def banker_total(self) -> int:
-        return super().banker_total
-
-    @cached_property
-    def winner(self) -> Outcome:
-        return super().winner
-
-    @cached_property
-    def margin(self) -> int:
-        return super().margin
-
-    @classmethod
-    def of(cls, coup: Coup) -> _RememberedCoup:
-        return cls(
-            _RememberedHand(coup.player.cards),
-            _RememberedHand(coup.banker.cards),
-            coup.player_rule,
-            coup.banker_rule,
-            coup.cards,
-        )
-
-
 def _representative(values: Ints, player_level: int, banker_level: int) -> Coup:
     cards = [
         Card(_TENS[i] if value == 0 else Rank(int(value)), _SUITS[i])
@@ -177,7 +123,7 @@ def representatives() -> Representatives:
                     coup = _representative(values, hp, hb)
                     if coup_signature(coup) != (sid, hp, hb):  # pragma: no cover - a table bug
                         raise AssertionError(f"representative {coup} is not {(sid, hp, hb)}")
-                    found[sid, hp, hb] = _RememberedCoup.of(coup)
+                    found[sid, hp, hb] = coup
     keys = sorted(found)
     winner = np.full(SIGNATURES, -1, dtype=np.int64)
     for (sid, _, _), coup in found.items():
