@@ -56,6 +56,12 @@ class RefusalCode(StrEnum):
     SESSION_LIMIT = "session_limit"
     REALITY_CHECK_DUE = "reality_check_due"
 
+    # The cashier (``store.cashier``): the operator's bounds (``store.money``) and the balance.
+    INVALID_AMOUNT = "invalid_amount"
+    DEPOSIT_TOO_LARGE = "deposit_too_large"
+    BALANCE_LIMIT = "balance_limit"
+    INSUFFICIENT_BALANCE = "insufficient_balance"
+
 
 #: The codes the responsible-gaming policy refuses with.
 RESPONSIBLE_GAMING: frozenset[RefusalCode] = frozenset(

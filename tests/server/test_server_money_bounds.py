@@ -17,10 +17,11 @@ from sqlalchemy import Connection, text
 from sqlalchemy.exc import IntegrityError
 from store_support import migrated, new_round, players, setup_table
 
+from baccarat.refusals import Refusal
 from baccarat.rulesets import load_ruleset
 from baccarat.server import ServerConfig, tables_from
 from baccarat.store import Database, check_ledger, db_now
-from baccarat.store.cashier import CashierRefusal, move_money
+from baccarat.store.cashier import move_money
 from baccarat.store.ledger import WORLD, Transaction, player_account, post
 from baccarat.store.money import MONEY_LIMIT, MoneyBounds
 from baccarat.store.placement import place_batch
@@ -308,7 +309,7 @@ def test_no_accepted_sequence_leaves_a_balance_out_of_bounds(
             else:
                 signed = amount if op == "deposit" else -amount
                 outcome = move_money(c, player, signed, now, bounds)
-                accepted = not isinstance(outcome, CashierRefusal)
+                accepted = not isinstance(outcome, Refusal)
                 delta = signed
             if accepted:
                 model += delta

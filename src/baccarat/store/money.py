@@ -35,7 +35,7 @@ The argument, account by account (``baccarat.store.ledger``):
 >>> bounds = MoneyBounds(max_deposit=1_000, max_balance=5_000)
 >>> bounds.refuse_deposit(balance=4_500, amount=500) is None
 True
->>> bounds.refuse_deposit(balance=4_500, amount=501).code
+>>> bounds.refuse_deposit(balance=4_500, amount=501).code.value
 'balance_limit'
 >>> bounds.refuse_deposit(balance=0, amount=1_001).code
 'deposit_too_large'
@@ -49,12 +49,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from baccarat.refusals import Refusal, RefusalCode
+
 __all__ = [
     "BALANCE_LIMIT",
     "DEFAULT_MAX_BALANCE",
     "DEFAULT_MAX_DEPOSIT",
     "MONEY_LIMIT",
-    "BoundRefusal",
     "MoneyBounds",
     "money_check",
 ]
@@ -80,14 +81,6 @@ def money_check(column: str, limit: int = MONEY_LIMIT) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class BoundRefusal:
-    """A deposit refused by a bound: a stable code and a message for people."""
-
-    code: str
-    message: str
-
-
-@dataclass(frozen=True, slots=True)
 class MoneyBounds:
     """The operator's bounds at the edge: per deposit and per balance, in minor units."""
 
@@ -105,16 +98,17 @@ class MoneyBounds:
                 f"({self.max_deposit})"
             )
 
-    def refuse_deposit(self, *, balance: int, amount: int) -> BoundRefusal | None:
+    def refuse_deposit(self, *, balance: int, amount: int) -> Refusal | None:
         """Why a deposit of ``amount`` onto ``balance`` is refused, or ``None``."""
         if amount > self.max_deposit:
-            return BoundRefusal(
-                "deposit_too_large", f"a deposit is at most {self.max_deposit}, not {amount}"
+            return Refusal(
+                RefusalCode.DEPOSIT_TOO_LARGE,
+                f"a deposit is at most {self.max_deposit}, not {amount}",
             )
         if balance + amount > self.max_balance:
             room = max(0, self.max_balance - balance)
-            return BoundRefusal(
-                "balance_limit",
+            return Refusal(
+                RefusalCode.BALANCE_LIMIT,
                 f"a balance is at most {self.max_balance}: you may deposit up to {room} more",
             )
         return None

@@ -22,10 +22,9 @@ from baccarat.refusals import Refusal
 from baccarat.responsible import may_deposit
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock
-from baccarat.server.errors import ApiError
 from baccarat.server.models import Balance
 from baccarat.server.service import Service
-from baccarat.store.cashier import CashierRefusal, move_money
+from baccarat.store.cashier import move_money
 from baccarat.store.idempotency import recall, remember, request_fingerprint
 from baccarat.store.ledger import balances, player_account
 from baccarat.store.money import MoneyBounds
@@ -33,7 +32,7 @@ from baccarat.store.responsible import player_state
 
 __all__ = ["Cashier"]
 
-_Outcome = dict[str, Any] | Refusal | CashierRefusal
+_Outcome = dict[str, Any] | Refusal
 
 
 class Cashier:
@@ -94,7 +93,7 @@ def _moved(
     fingerprint: str,
 ) -> _Outcome:
     balance = move_money(c, player, amount, now_ms, bounds)
-    if isinstance(balance, CashierRefusal):
+    if isinstance(balance, Refusal):
         return balance
     answer = {"amount": abs(amount), "balance": balance}
     if key is not None:
@@ -103,10 +102,7 @@ def _moved(
 
 
 def _answer(outcome: _Outcome) -> Balance | Refusal:
-    """The balance, or the refusal (the policy's, a reused key); a bound or the balance
-    refusing is a 422."""
+    """The balance, or the refusal: the policy's, a reused key, a bound or the balance."""
     if isinstance(outcome, Refusal):
         return outcome
-    if isinstance(outcome, CashierRefusal):
-        raise ApiError(422, outcome.code, outcome.message)
     return Balance.model_validate(outcome)
