@@ -37,7 +37,7 @@ The argument, account by account (``baccarat.store.ledger``):
 True
 >>> bounds.refuse_deposit(balance=4_500, amount=501).code.value
 'balance_limit'
->>> bounds.refuse_deposit(balance=0, amount=1_001).code
+>>> bounds.refuse_deposit(balance=0, amount=1_001).code.value
 'deposit_too_large'
 >>> MoneyBounds(max_deposit=10, max_balance=5)
 Traceback (most recent call last):
