@@ -32,6 +32,6 @@ def test_an_undealt_table_settles_what_a_dealer_would_resume(phase: Phase, has_c
 def test_the_void_reasons_fit_the_column_and_the_state_machine() -> None:
     for reason in (RESTART_VOID_REASON, UNDEALT_VOID_REASON):
         assert 0 < len(reason) <= 200  # rounds.void_reason is String(200)
-        voided = Round.open(1, opened_at=0, closes_at=10).void(reason)
+        voided = Round.open(1, opened_at=0, closes_at=10).round.void(reason, 5).round
         assert voided.phase is Phase.VOIDED and voided.void_reason == reason
     assert "no longer dealt" in UNDEALT_VOID_REASON

@@ -10,9 +10,8 @@ from hypothesis import strategies as st
 
 from baccarat.cards import Card, full_deck
 from baccarat.coup import deal_from
-from baccarat.server.dealer import squeeze_order
 from baccarat.table import Phase, TableSettings, recovery_action, reveal_order
-from baccarat.table.reveal import reveal_bits, round_face
+from baccarat.table.reveal import reveal_bits, round_face, squeeze_order
 
 DECK = full_deck()
 

@@ -4,7 +4,7 @@ order, crash policy.
 Nothing here reads a clock, a database or the network; the server passes time in.
 
 >>> from baccarat.table import Round
->>> Round.open(1, opened_at=0, closes_at=15_000).accepts_bets(14_999)
+>>> Round.open(1, opened_at=0, closes_at=15_000).round.accepts_bets(14_999)
 True
 """
 
@@ -17,6 +17,16 @@ from baccarat.table.betting import (
     doubled,
     total_staked,
 )
+from baccarat.table.events import (
+    BetsClosed,
+    CardSqueezed,
+    CardTurned,
+    ResultShown,
+    RoundEvent,
+    RoundOpened,
+    RoundSettled,
+    RoundVoided,
+)
 from baccarat.table.orders import Action, BetOrder, BetReceipt
 from baccarat.table.recovery import (
     RESTART_VOID_REASON,
@@ -26,8 +36,8 @@ from baccarat.table.recovery import (
     recovery_action,
     undealt_action,
 )
-from baccarat.table.reveal import HandName, RevealedCard, reveal_order
-from baccarat.table.round import ACTIONS, Phase, Round, TransitionError
+from baccarat.table.reveal import HandName, RevealedCard, reveal_order, turn_order
+from baccarat.table.round import ACTIONS, Phase, Round, Transition, TransitionError
 from baccarat.table.settings import Dealing, TableSettings
 
 __all__ = [
@@ -38,13 +48,22 @@ __all__ = [
     "BetError",
     "BetOrder",
     "BetReceipt",
+    "BetsClosed",
+    "CardSqueezed",
+    "CardTurned",
     "Dealing",
     "HandName",
     "Phase",
     "Recovery",
+    "ResultShown",
     "RevealedCard",
     "Round",
+    "RoundEvent",
+    "RoundOpened",
+    "RoundSettled",
+    "RoundVoided",
     "TableSettings",
+    "Transition",
     "TransitionError",
     "UndealtRecovery",
     "add_bets",
@@ -53,5 +72,6 @@ __all__ = [
     "recovery_action",
     "reveal_order",
     "total_staked",
+    "turn_order",
     "undealt_action",
 ]

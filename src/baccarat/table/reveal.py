@@ -1,7 +1,8 @@
 """The order in which a dealt coup's cards are turned, and what each turn shows.
 
-Cards are revealed one at a time in deal order: P1 B1 P2 B2, then the Player's third
-card, then the Banker's. ``position`` is the card's place in its hand (0, 1 or 2).
+Face up, cards are revealed one at a time in deal order: P1 B1 P2 B2, then the Player's third
+card, then the Banker's. Face down, the Player's two come first, then the Banker's two
+(``squeeze_order``). ``position`` is the card's place in its hand (0, 1 or 2).
 
 The coup is stored whole before its first card is turned, so every view of a round goes
 through one rule, ``round_face``: a card is shown once it has been turned (the set of turned
@@ -22,8 +23,18 @@ from typing import Literal
 
 from baccarat.cards import Card
 from baccarat.coup import Coup, deal
+from baccarat.table.settings import Dealing
 
-__all__ = ["HandName", "RevealedCard", "RoundFace", "reveal_bits", "reveal_order", "round_face"]
+__all__ = [
+    "HandName",
+    "RevealedCard",
+    "RoundFace",
+    "reveal_bits",
+    "reveal_order",
+    "round_face",
+    "squeeze_order",
+    "turn_order",
+]
 
 HandName = Literal["player", "banker"]
 
@@ -60,6 +71,24 @@ def reveal_order(coup: Coup) -> tuple[RevealedCard, ...]:
         RevealedCard(hand, position, index, card)
         for index, ((hand, position), card) in enumerate(zip(hands, coup.cards, strict=True))
     )
+
+
+def squeeze_order(coup: Coup) -> tuple[RevealedCard, ...]:
+    """Face down, the order cards are turned: the Player's two, the Banker's two, the Player's
+    third, the Banker's third last (the house's drama; the deal order itself is unchanged).
+
+    >>> from baccarat.cards import parse_cards
+    >>> [str(c) for c in squeeze_order(deal(parse_cards("3h 3c 2d 2s 5h 7c")))]
+    ['player 0 3h', 'player 1 2d', 'banker 0 3c', 'banker 1 2s', 'player 2 5h', 'banker 2 7c']
+    """
+    return tuple(
+        sorted(reveal_order(coup), key=lambda c: (c.position == 2, c.hand == "banker", c.position))
+    )
+
+
+def turn_order(coup: Coup, dealing: Dealing) -> tuple[RevealedCard, ...]:
+    """The order a table dealing ``face-up`` or ``face-down`` turns the cards of ``coup``."""
+    return squeeze_order(coup) if dealing == "face-down" else reveal_order(coup)
 
 
 def reveal_bits(cards: Iterable[RevealedCard]) -> int:

@@ -1,18 +1,34 @@
 """The round state machine: open for bets, closed, dealt, settled; or voided with a reason.
 
+Each operation takes the round and returns a ``Transition``: the next round and the events it
+made (``baccarat.table.events``). The old round is unchanged, and a refused operation raises
+``TransitionError`` and makes nothing. The shell stores the next round as it is (phase,
+timestamps, cards, what was shown, the void reason) and sends its events: this module is the
+one place that decides what a round may do next.
+
 Time is an ``int`` of milliseconds since the Unix epoch, passed in by the caller: the domain
 never reads a clock. A round accepts bets only while it is open and before ``closes_at``.
 
 >>> from baccarat.cards import parse_cards
->>> r = Round.open(7, opened_at=1_000, closes_at=16_000)
+>>> r, events = Round.open(7, opened_at=1_000, closes_at=16_000)
+>>> events
+(RoundOpened(round_id=7, opened_at=1000, closes_at=16000),)
 >>> r.accepts_bets(15_999), r.accepts_bets(16_000)
 (True, False)
->>> r = r.close(16_000).deal(parse_cards("4h 3c 2d 2s 7h"))
->>> r.phase, r.coup.winner.value
-(<Phase.DEALT: 'dealt'>, 'player')
->>> r.settle().phase
-<Phase.SETTLED: 'settled'>
->>> r.settle().void("too late")
+>>> r, events = r.close(16_000)
+>>> events
+(BetsClosed(round_id=7, closed_at=16000),)
+>>> r, events = r.deal(parse_cards("4h 3c 2d 2s 7h"), 16_010)
+>>> r.phase, r.coup.winner.value, events
+(<Phase.DEALT: 'dealt'>, 'player', ())
+>>> for card in reveal_order(r.coup):
+...     r, events = r.turn(card)
+>>> [type(event).__name__ for event in events]
+['CardTurned', 'ResultShown']
+>>> settled, events = r.settle(20_000)
+>>> settled.phase, events
+(<Phase.SETTLED: 'settled'>, (RoundSettled(round_id=7, winner=<Outcome.PLAYER: 'player'>, settled_at=20000),))
+>>> settled.void("too late", 20_001)
 Traceback (most recent call last):
 ...
 baccarat.table.round.TransitionError: round 7: cannot void a settled round
@@ -23,11 +39,23 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import NamedTuple
 
 from baccarat.cards import Card
 from baccarat.coup import Coup, deal
+from baccarat.table.events import (
+    BetsClosed,
+    CardSqueezed,
+    CardTurned,
+    ResultShown,
+    RoundEvent,
+    RoundOpened,
+    RoundSettled,
+    RoundVoided,
+)
+from baccarat.table.reveal import RevealedCard, reveal_bits, reveal_order
 
-__all__ = ["ACTIONS", "Phase", "Round", "TransitionError"]
+__all__ = ["ACTIONS", "Phase", "Round", "Transition", "TransitionError"]
 
 
 class TransitionError(ValueError):
@@ -49,13 +77,23 @@ class Phase(StrEnum):
 
 
 #: Every operation on a round and the phases it is allowed from (the whole transition table).
+#: ``squeeze`` and ``turn`` are the steps of the reveal: they leave the phase as it is.
 ACTIONS: dict[str, frozenset[Phase]] = {
     "bet": frozenset({Phase.OPEN}),
     "close": frozenset({Phase.OPEN}),
     "deal": frozenset({Phase.CLOSED}),
+    "squeeze": frozenset({Phase.DEALT}),
+    "turn": frozenset({Phase.DEALT}),
     "settle": frozenset({Phase.DEALT}),
     "void": frozenset({Phase.OPEN, Phase.CLOSED, Phase.DEALT}),
 }
+
+
+class Transition(NamedTuple):
+    """What an operation made: the next round and its events, in the order they happened."""
+
+    round: Round
+    events: tuple[RoundEvent, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,13 +107,21 @@ class Round:
     #: The coup's cards in deal order, fixed before any is revealed (``None`` until dealt).
     cards: tuple[Card, ...] | None = None
     void_reason: str | None = None
+    closed_at: int | None = None
+    dealt_at: int | None = None
+    #: When it was settled or voided.
+    finished_at: int | None = None
+    #: The cards turned so far (``baccarat.table.reveal.reveal_bits``): all of them once the
+    #: result is shown.
+    revealed: int = 0
 
     @classmethod
-    def open(cls, round_id: int, *, opened_at: int, closes_at: int) -> Round:
+    def open(cls, round_id: int, *, opened_at: int, closes_at: int) -> Transition:
         """A new round open for bets until ``closes_at``."""
         if closes_at <= opened_at:
             raise ValueError(f"round {round_id}: closes_at must be after opened_at")
-        return cls(round_id, Phase.OPEN, opened_at, closes_at)
+        opened = cls(round_id, Phase.OPEN, opened_at, closes_at)
+        return Transition(opened, (RoundOpened(round_id, opened_at, closes_at),))
 
     @property
     def coup(self) -> Coup:
@@ -92,31 +138,62 @@ class Round:
         """Open, and the deadline not reached: ``now`` strictly before ``closes_at``."""
         return self.phase is Phase.OPEN and now < self.closes_at
 
+    def turned(self, card: RevealedCard) -> bool:
+        """Whether ``card`` (one of this round's) has been turned already."""
+        return bool(self.revealed >> card.index & 1)
+
     def _check(self, action: str) -> None:
         if not self.allows(action):
             raise TransitionError(f"round {self.id}: cannot {action} a {self.phase} round")
 
-    def close(self, now: int) -> Round:
+    def close(self, now: int) -> Transition:
         """Stop taking bets. Refused before the deadline: a round never closes early."""
         self._check("close")
         if now < self.closes_at:
             raise TransitionError(f"round {self.id}: cannot close before its deadline")
-        return replace(self, phase=Phase.CLOSED)
+        closed = replace(self, phase=Phase.CLOSED, closed_at=now)
+        return Transition(closed, (BetsClosed(self.id, now),))
 
-    def deal(self, cards: Sequence[Card]) -> Round:
-        """Fix the coup's cards (exactly one coup's worth, checked by the tableau)."""
+    def deal(self, cards: Sequence[Card], now: int) -> Transition:
+        """Fix the coup's cards (exactly one coup's worth, checked by the tableau). Nobody is
+        told: the cards leave the table only as they are turned."""
         self._check("deal")
         deal(cards)
-        return replace(self, phase=Phase.DEALT, cards=tuple(cards))
+        return Transition(replace(self, phase=Phase.DEALT, cards=tuple(cards), dealt_at=now), ())
 
-    def settle(self) -> Round:
+    def _unturned(self, action: str, card: RevealedCard) -> None:
+        self._check(action)
+        order = reveal_order(self.coup)
+        if card.index >= len(order) or order[card.index] != card:
+            raise TransitionError(f"round {self.id}: {card} is not a card of this coup")
+        if self.turned(card):
+            raise TransitionError(f"round {self.id}: {card} is turned already")
+
+    def squeeze(self, card: RevealedCard) -> Transition:
+        """Face down: announce the place of the card about to be turned, not the card."""
+        self._unturned("squeeze", card)
+        return Transition(self, (CardSqueezed(self.id, card.hand, card.position),))
+
+    def turn(self, card: RevealedCard) -> Transition:
+        """Show one card; the last one shows the coup's result with it."""
+        self._unturned("turn", card)
+        turned = replace(self, revealed=self.revealed | reveal_bits([card]))
+        events: tuple[RoundEvent, ...] = (CardTurned(self.id, card),)
+        coup = self.coup
+        if turned.revealed == reveal_bits(reveal_order(coup)):
+            events += (ResultShown(self.id, coup),)
+        return Transition(turned, events)
+
+    def settle(self, now: int) -> Transition:
         """Every bet of the round has been paid or taken."""
         self._check("settle")
-        return replace(self, phase=Phase.SETTLED)
+        settled = replace(self, phase=Phase.SETTLED, finished_at=now)
+        return Transition(settled, (RoundSettled(self.id, self.coup.winner, now),))
 
-    def void(self, reason: str) -> Round:
+    def void(self, reason: str, now: int) -> Transition:
         """Cancel the round and return every stake; allowed from any phase before settled."""
         self._check("void")
         if not reason.strip():
             raise ValueError("a void needs a reason")
-        return replace(self, phase=Phase.VOIDED, void_reason=reason)
+        voided = replace(self, phase=Phase.VOIDED, void_reason=reason, finished_at=now)
+        return Transition(voided, (RoundVoided(self.id, reason, now),))
