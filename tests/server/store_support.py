@@ -50,7 +50,7 @@ def new_round(database: Database, shoe: ShoeRow, number: int) -> RoundRow:
     with database.write() as c:
         return open_round(
             c, table_id=shoe.table_id, shoe_id=shoe.id, number=number, betting_ms=60_000
-        )
+        ).row
 
 
 def force_close(database: Database, round_id: int) -> RoundRow:
@@ -60,9 +60,9 @@ def force_close(database: Database, round_id: int) -> RoundRow:
             update(rounds).where(rounds.c.id == round_id).values(closes_at=rounds.c.opened_at + 1)
         )
         closed = close_round(c, round_id)
-        assert isinstance(closed, RoundRow)
-        fix_client_seed(c, closed.shoe_id)
-        return closed
+        assert not isinstance(closed, int)
+        fix_client_seed(c, closed.row.shoe_id)
+        return closed.row
 
 
 def reload(c: Connection, round_id: int) -> RoundRow:

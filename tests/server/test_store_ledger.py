@@ -58,7 +58,7 @@ def coup_from(order: list[int]) -> Coup:
 
 def deal_and_settle(db: Database, round_id: int, coup: Coup) -> None:
     with db.write() as c:
-        row = store_cards(c, round_id, coup.cards, db_now(c))
+        row = store_cards(c, round_id, coup.cards, db_now(c)).row
         settle_round(c, row, coup, STANDARD, db_now(c))
 
 
@@ -211,8 +211,8 @@ def test_settlement_pays_each_spot_by_the_rules_once(
     assert outcomes[0] == outcomes[1] == bets_in_round
     # Settling again does nothing.
     with database.write() as c:
-        assert settle_round(c, reload(c, r.id), coup, STANDARD, db_now(c)) == {}
-        assert void_round(c, reload(c, r.id), "again", db_now(c)) == {}
+        assert settle_round(c, reload(c, r.id), coup, STANDARD, db_now(c)) is None
+        assert void_round(c, reload(c, r.id), "again", db_now(c)) is None
 
 
 _ids: dict[int, int] = {}

@@ -15,7 +15,6 @@ import pytest
 from store_support import SEED, force_close, migrated, new_round, players, setup_table, shoe_now
 
 from baccarat.rulesets import load_ruleset
-from baccarat.server.dealer import squeeze_order
 from baccarat.store import Database, db_now
 from baccarat.store.history import history_page
 from baccarat.store.placement import place_batch
@@ -23,7 +22,7 @@ from baccarat.store.records import shoe_record
 from baccarat.store.rounds import get_round, record_reveal, store_cards
 from baccarat.store.settlement import settle_round
 from baccarat.table import BetOrder, BetReceipt, Phase, reveal_order
-from baccarat.table.reveal import reveal_bits
+from baccarat.table.reveal import reveal_bits, squeeze_order
 
 STANDARD = load_ruleset("standard")
 
@@ -49,7 +48,7 @@ def test_stored_views_show_only_the_recorded_reveals(database: Database, face_do
     in_play = dataclasses.replace(shoe_now(database, shoe.id), server_seed=SEED)
     coup = in_play.fair().shoe(STANDARD.shoe).deal_coup()
     with database.write() as c:
-        row = store_cards(c, r.id, coup.cards, db_now(c))
+        row = store_cards(c, r.id, coup.cards, db_now(c)).row
     turned = squeeze_order(coup) if face_down else reveal_order(coup)
 
     for count in range(len(turned) + 1):
@@ -94,7 +93,7 @@ def test_a_settled_round_shows_everything_whatever_its_reveal_bits(database: Dat
     in_play = dataclasses.replace(shoe_now(database, shoe.id), server_seed=SEED)
     coup = in_play.fair().shoe(STANDARD.shoe).deal_coup()
     with database.write() as c:
-        row = store_cards(c, r.id, coup.cards, db_now(c))
+        row = store_cards(c, r.id, coup.cards, db_now(c)).row
         settle_round(c, row, coup, STANDARD, db_now(c))
     with database.read() as c:
         settled = get_round(c, r.id)

@@ -1,4 +1,10 @@
-"""Rounds as stored: open, close under the round's lock by the database clock, store cards.
+"""Rounds as stored: each change of a round is the state machine's, written as it returned it.
+
+A round row is the round's place (table, shoe, number in the shoe) and its state, a
+``baccarat.table.Round``. Every function here that moves a round asks the round
+(``open``, ``close``, ``deal``) and writes the round it returned, whole (``_save``): phase,
+timestamps, cards and void reason are never decided here. Each returns a ``RoundChange``,
+the row as stored now and the events the round reported, for the caller to send.
 
 ``close_round`` is the other half of the bet transaction's check: both take the round's
 lock (``FOR UPDATE`` on PostgreSQL, the database write lock on SQLite), and a bet commits
@@ -9,74 +15,144 @@ committed before the close, and the cards are drawn only after the close.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, func, select, text, update
 
 from baccarat.cards import Card, parse_cards
 from baccarat.store.clock import db_now
 from baccarat.store.schema import rounds
-from baccarat.table import Phase, Round
+from baccarat.table import ACTIONS, Phase, Round, RoundEvent
 from baccarat.table.reveal import RoundFace, round_face
 
 __all__ = [
+    "RoundChange",
     "RoundRow",
     "close_round",
     "get_round",
     "last_finished_round",
+    "lock_rounds",
     "open_round",
     "record_reveal",
+    "save_round",
     "shoe_rounds",
     "store_cards",
     "unfinished_rounds",
 ]
 
+_UNFINISHED = [phase.value for phase in Phase if not phase.final]
+_FINISHED = [phase.value for phase in Phase if phase.final]
+#: The phases in which cards are turned (the state machine's ``turn``).
+_TURNING = sorted(phase.value for phase in ACTIONS["turn"])
+
 
 @dataclass(frozen=True, slots=True)
 class RoundRow:
-    """A round as stored, with its table, shoe and number in the shoe."""
+    """A round as stored: its table, shoe and number in the shoe, and its state."""
 
     id: int
     table_id: str
     shoe_id: str
     number: int
-    phase: Phase
-    opened_at: int
-    closes_at: int
-    closed_at: int | None
-    cards: tuple[Card, ...] | None
-    void_reason: str | None
-    finished_at: int | None
-    #: The cards shown so far (``baccarat.table.reveal.reveal_bits``).
-    revealed: int = 0
+    state: Round
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def opened_at(self) -> int:
+        return self.state.opened_at
+
+    @property
+    def closes_at(self) -> int:
+        return self.state.closes_at
+
+    @property
+    def closed_at(self) -> int | None:
+        return self.state.closed_at
+
+    @property
+    def cards(self) -> tuple[Card, ...] | None:
+        return self.state.cards
+
+    @property
+    def void_reason(self) -> str | None:
+        return self.state.void_reason
+
+    @property
+    def finished_at(self) -> int | None:
+        return self.state.finished_at
+
+    @property
+    def revealed(self) -> int:
+        """The cards shown so far (``baccarat.table.reveal.reveal_bits``)."""
+        return self.state.revealed
 
     def face(self) -> RoundFace:
         """What anyone may see of this round now: the one rule every view goes through."""
         return round_face(self.cards, self.revealed, settled=self.phase is Phase.SETTLED)
 
     def domain(self) -> Round:
-        """The pure round state."""
-        return Round(
-            self.id, self.phase, self.opened_at, self.closes_at, self.cards, self.void_reason
-        )
+        """The pure round state (``state``)."""
+        return self.state
+
+
+class RoundChange(NamedTuple):
+    """A round after one of its operations: the row as stored now, and the events it made."""
+
+    row: RoundRow
+    events: tuple[RoundEvent, ...]
 
 
 def _row(row: Any) -> RoundRow:
-    return RoundRow(
+    state = Round(
         id=row.id,
-        table_id=row.table_id,
-        shoe_id=row.shoe_id,
-        number=row.number,
         phase=Phase(row.phase),
         opened_at=row.opened_at,
         closes_at=row.closes_at,
-        closed_at=row.closed_at,
         cards=None if row.cards is None else tuple(parse_cards(row.cards)),
         void_reason=row.void_reason,
+        closed_at=row.closed_at,
+        dealt_at=row.dealt_at,
         finished_at=row.finished_at,
         revealed=row.revealed,
     )
+    return RoundRow(row.id, row.table_id, row.shoe_id, row.number, state)
+
+
+def _columns(state: Round) -> dict[str, Any]:
+    """The round's state as its columns hold it."""
+    return {
+        "phase": state.phase.value,
+        "opened_at": state.opened_at,
+        "closes_at": state.closes_at,
+        "closed_at": state.closed_at,
+        "cards": None if state.cards is None else " ".join(card.code for card in state.cards),
+        "dealt_at": state.dealt_at,
+        "revealed": state.revealed,
+        "void_reason": state.void_reason,
+        "finished_at": state.finished_at,
+    }
+
+
+def save_round(connection: Connection, row: RoundRow, state: Round) -> RoundRow:
+    """Write ``state``, the round the state machine returned from ``row``'s, in its place.
+
+    The update holds only if the stored phase is still ``row``'s (the caller holds the
+    round's lock, so it is): a round is never moved from a state it was not in.
+    """
+    if state.id != row.id:
+        raise ValueError(f"round {state.id} is not round {row.id}")
+    result = connection.execute(
+        update(rounds)
+        .where(rounds.c.id == row.id, rounds.c.phase == row.phase.value)
+        .values(**_columns(state))
+    )
+    if result.rowcount != 1:
+        raise RuntimeError(f"round {row.id} is no longer {row.phase}")
+    return replace(row, state=state)
 
 
 def get_round(connection: Connection, round_id: int, *, lock: bool = False) -> RoundRow | None:
@@ -87,6 +163,13 @@ def get_round(connection: Connection, round_id: int, *, lock: bool = False) -> R
     return None if row is None else _row(row)
 
 
+def _locked(connection: Connection, round_id: int) -> RoundRow:
+    row = get_round(connection, round_id, lock=True)
+    if row is None:
+        raise LookupError(f"no round {round_id}")
+    return row
+
+
 def lock_rounds(connection: Connection, round_ids: Sequence[int]) -> dict[int, RoundRow]:
     """The rounds named, locked for the rest of the transaction (sorted, so no deadlock)."""
     query = select(rounds).where(rounds.c.id.in_(sorted(set(round_ids)))).order_by(rounds.c.id)
@@ -95,92 +178,76 @@ def lock_rounds(connection: Connection, round_ids: Sequence[int]) -> dict[int, R
     return {row.id: _row(row) for row in connection.execute(query)}
 
 
+def _new_round_id(connection: Connection) -> int:
+    """The id of the next round, taken before its row is written (the round is made with it).
+
+    PostgreSQL: the id column's own sequence. SQLite: one past the largest, which is what
+    SQLite itself would give; the writer holds the database lock for the whole transaction.
+    """
+    if connection.dialect.name == "postgresql":
+        query: Any = text("SELECT nextval(pg_get_serial_sequence('rounds', 'id'))")
+    else:
+        query = select(func.coalesce(func.max(rounds.c.id), 0) + 1)
+    return int(connection.execute(query).scalar_one())
+
+
 def open_round(
     connection: Connection, *, table_id: str, shoe_id: str, number: int, betting_ms: int
-) -> RoundRow:
+) -> RoundChange:
     """A new round open for bets from the database's now for ``betting_ms``."""
     now = db_now(connection)
-    result = connection.execute(
+    opened = Round.open(_new_round_id(connection), opened_at=now, closes_at=now + betting_ms)
+    state = opened.round
+    connection.execute(
         rounds.insert().values(
-            table_id=table_id,
-            shoe_id=shoe_id,
-            number=number,
-            phase=Phase.OPEN.value,
-            opened_at=now,
-            closes_at=now + betting_ms,
+            id=state.id, table_id=table_id, shoe_id=shoe_id, number=number, **_columns(state)
         )
     )
-    key = result.inserted_primary_key
-    assert key is not None
-    row = get_round(connection, int(key[0]))
-    assert row is not None
-    return row
+    return RoundChange(RoundRow(state.id, table_id, shoe_id, number, state), opened.events)
 
 
-def close_round(connection: Connection, round_id: int) -> RoundRow | int:
+def close_round(connection: Connection, round_id: int) -> RoundChange | int:
     """Close the round if the database clock has reached its deadline.
 
-    Returns the closed round, or the milliseconds still to wait (the round stays open).
-    Closing a round already closed returns it unchanged.
+    Returns the change, or the milliseconds still to wait (the round stays open). A round
+    closed already is returned unchanged, with no event.
     """
-    row = get_round(connection, round_id, lock=True)
-    if row is None:
-        raise LookupError(f"no round {round_id}")
-    if row.phase is not Phase.OPEN:
-        return row
+    row = _locked(connection, round_id)
+    if not row.state.allows("close"):
+        return RoundChange(row, ())
     now = db_now(connection)
-    if now < row.closes_at:
+    if row.state.accepts_bets(now):
         return row.closes_at - now
-    row.domain().close(now)  # the state machine's own check
-    connection.execute(
-        update(rounds)
-        .where(rounds.c.id == round_id, rounds.c.phase == Phase.OPEN.value)
-        .values(phase=Phase.CLOSED.value, closed_at=now)
-    )
-    closed = get_round(connection, round_id)
-    assert closed is not None
-    return closed
+    closed = row.state.close(now)
+    return RoundChange(save_round(connection, row, closed.round), closed.events)
 
 
-def store_cards(connection: Connection, round_id: int, cards: Sequence[Card], at: int) -> RoundRow:
+def store_cards(
+    connection: Connection, round_id: int, cards: Sequence[Card], at: int
+) -> RoundChange:
     """Fix the coup's cards (before any is revealed)."""
-    row = get_round(connection, round_id, lock=True)
-    if row is None:
-        raise LookupError(f"no round {round_id}")
-    dealt = row.domain().deal(cards)
-    connection.execute(
-        update(rounds)
-        .where(rounds.c.id == round_id, rounds.c.phase == Phase.CLOSED.value)
-        .values(
-            phase=dealt.phase.value,
-            cards=" ".join(card.code for card in cards),
-            dealt_at=at,
-        )
-    )
-    stored = get_round(connection, round_id)
-    assert stored is not None
-    return stored
+    row = _locked(connection, round_id)
+    dealt = row.state.deal(cards, at)
+    return RoundChange(save_round(connection, row, dealt.round), dealt.events)
 
 
 def record_reveal(connection: Connection, round_id: int, revealed: int) -> None:
-    """Add the cards in ``revealed`` (``reveal_bits``) to those shown of a dealt round.
+    """Add the cards in ``revealed`` (a turned round's ``revealed``) to those stored as shown.
 
     Called only after the cards' events are published, so that no reader sees a card first;
-    the bits are only ever added, so a resumed reveal never hides a card already shown.
+    the bits are only ever added, so a resumed reveal never hides a card already shown. A
+    round past its reveal (settled) is left alone.
     """
     connection.execute(
         update(rounds)
-        .where(rounds.c.id == round_id, rounds.c.phase == Phase.DEALT.value)
+        .where(rounds.c.id == round_id, rounds.c.phase.in_(_TURNING))
         .values(revealed=rounds.c.revealed.op("|")(revealed))
     )
 
 
 def unfinished_rounds(connection: Connection, table_id: str) -> list[RoundRow]:
     """The table's rounds neither settled nor voided, oldest first."""
-    query = select(rounds).where(
-        rounds.c.table_id == table_id,
-        rounds.c.phase.in_([Phase.OPEN.value, Phase.CLOSED.value, Phase.DEALT.value]),
-    )
+    query = select(rounds).where(rounds.c.table_id == table_id, rounds.c.phase.in_(_UNFINISHED))
     return [_row(row) for row in connection.execute(query.order_by(rounds.c.id))]
 
 
@@ -188,10 +255,7 @@ def last_finished_round(connection: Connection, table_id: str) -> RoundRow | Non
     """The table's newest round that is settled or voided, if any."""
     query = (
         select(rounds)
-        .where(
-            rounds.c.table_id == table_id,
-            rounds.c.phase.in_([Phase.SETTLED.value, Phase.VOIDED.value]),
-        )
+        .where(rounds.c.table_id == table_id, rounds.c.phase.in_(_FINISHED))
         .order_by(rounds.c.id.desc())
         .limit(1)
     )

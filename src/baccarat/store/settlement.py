@@ -3,6 +3,9 @@
 Settlement pays each player's whole stake per spot (one rounding per spot) and spreads the
 result over the bets that made it up (``allocate``). A void, and a player's undo, give open
 stakes back (``return_stakes``). Each runs in the caller's transaction.
+
+Whether a round may be settled or voided is the round's own rule (``baccarat.table.Round``):
+a round it refuses is left alone (``None``), and the round it returns is the one stored.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from sqlalchemy import Connection
 
@@ -27,11 +30,18 @@ from baccarat.store.ledger import (
     post,
     stake_account,
 )
-from baccarat.store.rounds import RoundRow, lock_rounds
-from baccarat.store.schema import bet_outcomes, rounds
-from baccarat.table import Phase
+from baccarat.store.rounds import RoundChange, RoundRow, lock_rounds, save_round
+from baccarat.store.schema import bet_outcomes
 
-__all__ = ["PlayerSettlement", "allocate", "return_stakes", "settle_round", "void_round"]
+__all__ = [
+    "PlayerSettlement",
+    "SettledRound",
+    "VoidedRound",
+    "allocate",
+    "return_stakes",
+    "settle_round",
+    "void_round",
+]
 
 
 def return_stakes(
@@ -110,18 +120,35 @@ class PlayerSettlement:
         }
 
 
+class SettledRound(NamedTuple):
+    """A settled round (as stored, with its events) and each of its players' results."""
+
+    change: RoundChange
+    players: dict[str, PlayerSettlement]
+
+
+class VoidedRound(NamedTuple):
+    """A voided round (as stored, with its events) and what each player got back."""
+
+    change: RoundChange
+    returned: dict[str, int]
+
+
 def settle_round(
     connection: Connection, row: RoundRow, coup: Coup, ruleset: RuleSet, at: int
-) -> dict[str, PlayerSettlement]:
+) -> SettledRound | None:
     """Settle every open bet of a dealt round and mark it settled, in the caller's transaction.
 
     Losses go from the stake account to the house; returns go from the stake account
-    (the stake) and the house (the winnings) to the player. A round that is not in the
-    ``dealt`` phase any more is left alone (it was settled already).
+    (the stake) and the house (the winnings) to the player. A round the state machine does
+    not let settle (settled already, or voided) is left alone: ``None``.
     """
     current = lock_rounds(connection, [row.id]).get(row.id)
-    if current is None or current.phase is not Phase.DEALT:
-        return {}
+    if current is None or not current.state.allows("settle"):
+        return None
+    if current.cards != coup.cards:
+        raise ValueError(f"round {row.id}: the coup to settle is not the round's stored cards")
+    settled = current.state.settle(at)
     in_play = open_bets(connection, row.id)
     by_spot: dict[tuple[str, str], list[tuple[int, int]]] = defaultdict(list)
     for bet, player, spot, stake in in_play:
@@ -170,34 +197,29 @@ def settle_round(
     post(connection, transactions, at)
     if outcome_rows:
         connection.execute(bet_outcomes.insert(), outcome_rows)
-    _finish(connection, row.id, Phase.SETTLED, at)
+    change = RoundChange(save_round(connection, current, settled.round), settled.events)
     after = balances(connection, [player_account(p) for p in wagers])
-    return {
+    players = {
         player: PlayerSettlement(
             player, spots[player], *totals[player], after.get(player_account(player), 0)
         )
         for player in wagers
     }
+    return SettledRound(change, players)
 
 
-def void_round(connection: Connection, row: RoundRow, reason: str, at: int) -> dict[str, int]:
-    """Void an unfinished round and return every open stake; the amount returned per player."""
+def void_round(connection: Connection, row: RoundRow, reason: str, at: int) -> VoidedRound | None:
+    """Void an unfinished round and return every open stake, with the amount per player.
+
+    A round the state machine does not let void (settled or voided already) is left alone:
+    ``None``.
+    """
     current = lock_rounds(connection, [row.id]).get(row.id)
-    if current is None or current.phase.final:
-        return {}
-    current.domain().void(reason)  # the state machine's own check
+    if current is None or not current.state.allows("void"):
+        return None
+    voided = current.state.void(reason, at)
     returned = return_stakes(connection, current, "voided", at)
-    _finish(connection, row.id, Phase.VOIDED, at, reason)
+    change = RoundChange(save_round(connection, current, voided.round), voided.events)
     details = {"round": row.id, "table": row.table_id, "reason": reason, "returned": returned}
     append_audit(connection, at, "system:dealer", "round_void", details)
-    return returned
-
-
-def _finish(
-    connection: Connection, round_id: int, phase: Phase, at: int, reason: str | None = None
-) -> None:
-    connection.execute(
-        rounds.update()
-        .where(rounds.c.id == round_id)
-        .values(phase=phase.value, finished_at=at, void_reason=reason)
-    )
+    return VoidedRound(change, returned)

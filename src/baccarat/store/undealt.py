@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, select, update
 
-from baccarat.coup import deal
 from baccarat.rulesets import parse_ruleset
 from baccarat.store.audit_log import append_audit
 from baccarat.store.rounds import RoundRow, get_round
@@ -26,7 +25,7 @@ from baccarat.table import UNDEALT_VOID_REASON, Phase, undealt_action
 
 __all__ = ["UndealtRound", "finish_undealt_tables"]
 
-_IN_PLAY = [Phase.OPEN.value, Phase.CLOSED.value, Phase.DEALT.value]
+_IN_PLAY = [phase.value for phase in Phase if not phase.final]
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,20 +67,21 @@ def _finish(connection: Connection, round_id: int, at: int) -> UndealtRound | No
     assert row is not None
     action = undealt_action(row.phase, has_cards=row.cards is not None)
     if action == "void":
-        returned = void_round(connection, row, UNDEALT_VOID_REASON, at)
-        return UndealtRound(row.id, row.table_id, Phase.VOIDED, returned)
+        voided = void_round(connection, row, UNDEALT_VOID_REASON, at)
+        assert voided is not None  # an unfinished round, locked
+        return UndealtRound(row.id, row.table_id, voided.change.row.phase, voided.returned)
     if action == "settle":
         return _settle(connection, row, at)
     return None
 
 
 def _settle(connection: Connection, row: RoundRow, at: int) -> UndealtRound:
-    assert row.cards is not None
     query = select(shoes.c.ruleset_toml).where(shoes.c.id == row.shoe_id)
     toml_text: str = connection.execute(query).scalar_one()
     ruleset = parse_ruleset(toml_text)
-    settled = settle_round(connection, row, deal(row.cards), ruleset, at)
-    returned = {player: s.returned for player, s in settled.items()}
+    settled = settle_round(connection, row, row.state.coup, ruleset, at)
+    assert settled is not None  # a dealt round, locked
+    returned = {player: s.returned for player, s in settled.players.items()}
     details = {
         "round": row.id,
         "table": row.table_id,
@@ -89,4 +89,4 @@ def _settle(connection: Connection, row: RoundRow, at: int) -> UndealtRound:
         "returned": returned,
     }
     append_audit(connection, at, "system:dealer", "round_settle", details)
-    return UndealtRound(row.id, row.table_id, Phase.SETTLED, returned)
+    return UndealtRound(row.id, row.table_id, settled.change.row.phase, returned)
