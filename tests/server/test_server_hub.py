@@ -1,17 +1,33 @@
-"""The live table's feed in-process: snapshot first, consecutive seq, private copies, slow clients."""
+"""The live table's feed in-process: snapshot first, consecutive seq, private copies, slow clients;
+the live table follows what the round's state machine returned."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
 import json
+from dataclasses import replace
 from typing import Any
 
+from baccarat.cards import parse_cards
+from baccarat.coup import Outcome
 from baccarat.rulesets import load_ruleset
 from baccarat.server.clock import iso_utc
+from baccarat.server.events import MESSAGES
 from baccarat.server.live import MAX_QUEUE, Client, LiveTable, ruleset_view
 from baccarat.server.quiet_gc import AUTOMATIC_FULL_AFTER, QuietCollector
-from baccarat.table import TableSettings
+from baccarat.store.rounds import RoundChange, RoundRow
+from baccarat.table import (
+    CardSqueezed,
+    Phase,
+    Round,
+    RoundSettled,
+    TableSettings,
+    reveal_order,
+)
+
+NOW = 1_718_000_000_000
+CARDS = parse_cards("4h 3c 2d 2s 7h")  # Player 6, Banker 2 draws a 7: Player wins
 
 
 class FixedClock:
@@ -35,40 +51,107 @@ def drain(client: Client) -> list[dict[str, Any]]:
 
 
 def table() -> LiveTable:
-    return LiveTable(TableSettings("ez", "ez"), load_ruleset("ez"), FixedClock(1_718_000_000_000))
+    return LiveTable(TableSettings("ez", "ez"), load_ruleset("ez"), FixedClock(NOW))
+
+
+def opened_round() -> RoundChange:
+    """Round 1 of a shoe, open, as the store would have returned it."""
+    state, events = Round.open(1, opened_at=NOW, closes_at=NOW + 15_000)
+    return RoundChange(RoundRow(1, "ez", "shoe-1", 1, state), events)
 
 
 def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
     async def run() -> None:
         live = table()
-        live.publish("round_open", {"round_id": 1})
-        alice, spectator = Client("alice"), Client(None)
+        opened = opened_round()
+        live.follow(opened)
+        alice, spectator, other = Client("alice"), Client(None), Client(None)
         live.attach(alice)
         live.attach(spectator)
-        live.publish("card", {"round_id": 1, "card": "As"})
-        live.publish(
-            "settled",
-            {"round_id": 1, "players": 1},
-            private={"alice": {"balance": 900, "net": -100}, "bob": {"balance": 5}},
-        )
+        live.attach(other)
+        dealt = opened.row.state.close(NOW + 15_000).round.deal(CARDS, NOW + 15_001).round
+        first = reveal_order(dealt.coup)[0]
+        live.announce(opened.row, dealt.turn(first).events)
+        own = {
+            "alice": {
+                "wagers": [
+                    {
+                        "bet": "banker",
+                        "stake": 1000,
+                        "event": "lose",
+                        "result": "lose",
+                        "returned": 0,
+                    }
+                ],
+                "staked": 1000,
+                "returned": 0,
+                "net": -100,
+                "balance": 900,
+            },
+            "bob": {"wagers": [], "staked": 0, "returned": 0, "net": 0, "balance": 5},
+        }
+        live.announce(opened.row, [RoundSettled(1, Outcome.PLAYER, NOW)], own=own)
         mine, theirs = drain(alice), drain(spectator)
         assert [m["type"] for m in mine] == ["snapshot", "card", "settled"]
         assert mine[0]["seq"] == 1 and [m["seq"] for m in mine[1:]] == [2, 3]
-        assert mine[2]["balance"] == 900 and mine[2]["net"] == -100
+        assert mine[1]["card"] == "4h" and mine[1]["round_id"] == 1
+        assert mine[2]["balance"] == 900 and mine[2]["net"] == -100 and mine[2]["players"] == 2
         assert "balance" not in theirs[2] and theirs[2]["seq"] == mine[2]["seq"]
-        assert all(m["now"] == 1_718_000_000_000 for m in mine[1:])
-        assert mine[0]["table"]["watching"] == 0 and live.snapshot()["watching"] == 2
+        assert all(m["now"] == NOW for m in mine[1:])
+        assert mine[0]["table"]["watching"] == 0 and live.snapshot()["watching"] == 3
+        assert mine[0]["table"]["round"]["phase"] == "open"
+        # Every message is one the published schema describes, and is sent as its model
+        # writes it.
+        for message in mine + theirs:
+            assert json.loads(MESSAGES.validate_python(message).text()) == message
+        # One serialization for all the clients without an own part: the very same text.
+        live.announce(opened.row, [CardSqueezed(1, "banker", 0)])
+        for client in (spectator, other):
+            while client.queue.qsize() > 1:
+                client.queue.get_nowait()
+        assert spectator.queue.get_nowait() is other.queue.get_nowait()
 
     asyncio.run(run())
+
+
+def test_the_live_table_follows_what_the_round_returned() -> None:
+    live = table()
+    opened = opened_round()
+    live.follow(opened)
+    phases = [live.phase]
+    assert live.revealed == [] and live.result is None
+    closed = opened.row.state.close(NOW + 15_000)
+    live.follow(RoundChange(RoundRow(1, "ez", "shoe-1", 1, closed.round), closed.events))
+    phases.append(live.phase)
+    state = closed.round.deal(CARDS, NOW + 15_001).round
+    row = RoundRow(1, "ez", "shoe-1", 1, state)
+    live.follow(RoundChange(row, ()))
+    phases.append(live.phase)
+    for card in reveal_order(state.coup):
+        state, events = state.turn(card)
+        live.announce(row, events)
+    assert [c.card.code for c in live.revealed] == [c.code for c in CARDS]
+    assert live.result is not None and live.result["winner"] == "player"
+    assert len(live.board) == 1 and live.seq == 2 + len(CARDS) + 1
+    settled = state.settle(NOW + 16_000)
+    live.follow(RoundChange(RoundRow(1, "ez", "shoe-1", 1, settled.round), settled.events), {})
+    phases.append(live.phase)
+    assert phases == [Phase.OPEN, Phase.CLOSED, Phase.DEALT, Phase.SETTLED]
+    assert live.last_round == {"id": 1, "number": 1, "phase": "settled", "void_reason": None}
+    # A round resumed with two cards shown: the table shows those two, in its turn order.
+    resumed = RoundRow(2, "ez", "shoe-1", 2, replace(row.state, id=2, revealed=0b101))
+    live.begin(resumed)
+    assert [c.index for c in live.revealed] == [0, 2] and live.result is None
 
 
 def test_a_client_too_far_behind_is_dropped_and_forgotten() -> None:
     async def run() -> None:
         live = table()
+        row = opened_round().row
         slow = Client(None)
         live.attach(slow)
-        for number in range(MAX_QUEUE + 5):
-            live.publish("card", {"round_id": 1, "n": number})
+        for _ in range(MAX_QUEUE + 5):
+            live.announce(row, [CardSqueezed(1, "player", 0)])
         assert slow.dropped and slow.close_code == 1013
         assert slow not in live.clients
         assert slow.queue.qsize() == MAX_QUEUE + 1  # what it had, and the end marker

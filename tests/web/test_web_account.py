@@ -34,7 +34,6 @@ from web_support import (
 )
 
 from baccarat.server import ServerConfig, create_app, default_static_dir, tables_from
-from baccarat.server.pause import PauseHook
 
 pytest_plugins = ("web_support",)
 
@@ -62,7 +61,7 @@ class InProcess:
             f"sqlite:///{folder / 'account.db'}", tables, static_dir=default_static_dir()
         )
         self.port = free_port()
-        app = create_app(config, policy_clock=self.clock, pause=PauseHook())
+        app = create_app(config, policy_clock=self.clock)
         self.server = uvicorn.Server(
             uvicorn.Config(app, port=self.port, log_level="warning", lifespan="on")
         )

@@ -17,9 +17,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from baccarat.cards import parse_cards
 from baccarat.coup import deal
-from baccarat.server.dealer import squeeze_order
 from baccarat.store import Database
 from baccarat.store.check import check_ledger
+from baccarat.table.reveal import squeeze_order
 
 pytest_plugins = ("web_support",)
 

@@ -201,6 +201,7 @@ def serve_command(
     from baccarat.cli.protect import protection_settings, uvicorn_proxy_options
     from baccarat.server import ServerConfig, create_app, default_static_dir
     from baccarat.server.config import Settings
+    from baccarat.server.pause import install_from_env
     from baccarat.server.wsprotocol import WS_MAX_BYTES, FeedProtocol
     from baccarat.store import default_database_url
 
@@ -246,6 +247,10 @@ def serve_command(
         guest_lifetime_ms=round(settings.guest_hours * 3_600_000),
         **protections,
     )
+    try:
+        install_from_env()  # test-only: BACCARAT_TEST_PAUSE_AT, the crash tests' checkpoint
+    except ValueError as error:
+        fail(str(error))
     host, port = settings.host, settings.port
     names = ", ".join(t.table_id for t in tables_settings)
     console.print(f"baccarat table service on http://{host}:{port}/  (tables: {names})")

@@ -21,7 +21,6 @@ from baccarat.server.clock import Clock, SystemClock
 from baccarat.server.config import ServerConfig
 from baccarat.server.errors import install_error_handlers
 from baccarat.server.feedsessions import watch_feed_sessions
-from baccarat.server.pause import PauseHook
 from baccarat.server.protections import Protections
 from baccarat.server.routers import ROUTERS
 from baccarat.server.service import Service
@@ -45,7 +44,6 @@ def create_app(
     config: ServerConfig,
     *,
     clock: Clock | None = None,
-    pause: PauseHook | None = None,
     policy_clock: Clock | None = None,
 ) -> FastAPI:
     """The app: its service starts (database, migrations, dealers) with the ASGI lifespan.
@@ -55,9 +53,7 @@ def create_app(
     bet path too), passed to everything that judges them. Tests move it (a day ahead, say)
     without moving the dealers.
     """
-    service = Service(
-        config, clock or SystemClock(), pause or PauseHook.from_env(), policy_clock=policy_clock
-    )
+    service = Service(config, clock or SystemClock(), policy_clock=policy_clock)
     account_clock = service.policy_clock
 
     @asynccontextmanager

@@ -1,32 +1,63 @@
 """What a table shows right now, and the WebSocket clients watching it.
 
 The live state holds only what has been revealed: the stored cards of a round are in the
-database, but a card enters ``revealed`` (and any message) only at its reveal. Every event
-gets the table's next ``seq``; a client that sees a gap re-reads the snapshot.
+database, but a card enters ``revealed`` (and any message) only at its reveal. The dealer
+hands the table the events its round's state machine returned (``announce``): the table
+follows them (cards shown, result, roads, the last finished round) and sends each as its
+message (``baccarat.server.events``). Every event gets the table's next ``seq``; a client
+that sees a gap re-reads the snapshot. A message is serialized once for all its clients (and
+once more per player with an own part).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
-from baccarat.coup import Coup
 from baccarat.fair import ALGORITHM
 from baccarat.roads import Scoreboard
 from baccarat.rulesets import RuleSet
 from baccarat.server.clock import Clock, iso_utc
-from baccarat.store.rounds import RoundRow
+from baccarat.server.events import (
+    BetsClosedEvent,
+    CardEvent,
+    CoupResult,
+    RoundOpenEvent,
+    RoundResultEvent,
+    RoundVoidEvent,
+    SettledEvent,
+    ShoeEndEvent,
+    ShoeStartEvent,
+    SnapshotMessage,
+    SqueezeEvent,
+    Stamp,
+    TableEvent,
+    WatchingEvent,
+)
+from baccarat.store.rounds import RoundChange, RoundRow
 from baccarat.store.shoes import ShoeRow
-from baccarat.table import Phase, RevealedCard, TableSettings
+from baccarat.table import (
+    BetsClosed,
+    CardSqueezed,
+    CardTurned,
+    Phase,
+    ResultShown,
+    RevealedCard,
+    RoundEvent,
+    RoundOpened,
+    RoundSettled,
+    RoundVoided,
+    TableSettings,
+    turn_order,
+)
 
 __all__ = [
     "WATCHING_DELAY_S",
     "Client",
     "LiveTable",
-    "coup_result",
     "finished_round",
     "ruleset_view",
 ]
@@ -103,23 +134,14 @@ def ruleset_view(ruleset: RuleSet) -> dict[str, Any]:
     }
 
 
-def coup_result(coup: Coup) -> dict[str, Any]:
-    """The public result of a revealed coup."""
-    return {
-        "winner": coup.winner.value,
-        "player_total": coup.player_total,
-        "banker_total": coup.banker_total,
-        "natural": coup.natural,
-        "player_pair": coup.player_pair,
-        "banker_pair": coup.banker_pair,
-        "player": [card.code for card in coup.player.cards],
-        "banker": [card.code for card in coup.banker.cards],
-    }
-
-
-def finished_round(row: RoundRow, phase: Phase, void_reason: str | None = None) -> dict[str, Any]:
+def finished_round(row: RoundRow) -> dict[str, Any]:
     """A finished round as the snapshot's ``last_round`` shows it."""
-    return {"id": row.id, "number": row.number, "phase": phase.value, "void_reason": void_reason}
+    return {
+        "id": row.id,
+        "number": row.number,
+        "phase": row.phase.value,
+        "void_reason": row.void_reason,
+    }
 
 
 class LiveTable:
@@ -135,8 +157,9 @@ class LiveTable:
         self.previous_shoe: dict[str, Any] | None = None
         #: Cards left in the shoe before the current round's first card.
         self.cards_left = 0
+        #: The round in play, as its state machine last left it.
         self.round: RoundRow | None = None
-        self.phase: Phase | None = None
+        #: The cards turned so far, in the order they were turned.
         self.revealed: list[RevealedCard] = []
         self.result: dict[str, Any] | None = None
         #: The table's newest settled or voided round (``finished_round``): a client that
@@ -154,6 +177,26 @@ class LiveTable:
     def id(self) -> str:
         return self.settings.table_id
 
+    @property
+    def phase(self) -> Phase | None:
+        """The phase of the round in play (``None`` between shoes)."""
+        return None if self.round is None else self.round.phase
+
+    def begin(self, row: RoundRow | None) -> None:
+        """Put ``row`` in play (``None``: no round), with the cards it has shown already (a
+        round resumed after a restart has some), in the order this table turns them."""
+        self.round, self.revealed, self.result = row, [], None
+        if row is not None and row.cards is not None:
+            order = turn_order(row.state.coup, self.settings.dealing)
+            self.revealed = [card for card in order if row.state.turned(card)]
+
+    def follow(
+        self, change: RoundChange, own: Mapping[str, Mapping[str, Any]] | None = None
+    ) -> None:
+        """The round in play moved: show it as its state machine left it, send its events."""
+        self.round = change.row
+        self.announce(change.row, change.events, own)
+
     def use_ruleset(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
         self._rules_view = ruleset_view(ruleset)
@@ -161,12 +204,12 @@ class LiveTable:
     def snapshot(self) -> dict[str, Any]:
         """Everything a newcomer needs, showing only revealed cards."""
         round_state = None
-        if self.round is not None and self.phase is not None:
+        if self.round is not None:
             round_state = {
                 "id": self.round.id,
                 "number": self.round.number,
                 "shoe_id": self.round.shoe_id,
-                "phase": self.phase.value,
+                "phase": self.round.phase.value,
                 "opened_at": iso_utc(self.round.opened_at),
                 "closes_at": iso_utc(self.round.closes_at),
                 "closes_at_ms": self.round.closes_at,
@@ -208,7 +251,8 @@ class LiveTable:
 
     def attach(self, client: Client) -> None:
         """Register a client and queue its snapshot first, so no event can come before it."""
-        client.send(json.dumps({"type": "snapshot", "seq": self.seq, "table": self.snapshot()}))
+        snapshot = {"seq": self.seq, "table": self.snapshot()}
+        client.send(SnapshotMessage.model_validate(snapshot).text())
         self.clients.add(client)
         self._audience_changed()
 
@@ -233,32 +277,89 @@ class LiveTable:
         count = len(self.clients)
         if count != self.watching_sent:
             self.watching_sent = count
-            self.publish("watching", {"count": count})
+            self.publish(lambda stamp: WatchingEvent(**stamp, count=count))
+
+    # -- what the dealer hands over ------------------------------------------------------
+
+    def announce(
+        self,
+        row: RoundRow,
+        events: Iterable[RoundEvent],
+        own: Mapping[str, Mapping[str, Any]] | None = None,
+    ) -> None:
+        """Follow and send the events the state machine of round ``row`` returned, in order.
+
+        ``own`` is each player's own part of a ``settled`` or ``round_void`` (their results,
+        what came back): only that player's copy carries it.
+        """
+        for event in events:
+            self._follow(row, event)
+            self.publish(partial(self._message, row=row, event=event, own=own), own)
+
+    def _follow(self, row: RoundRow, event: RoundEvent) -> None:
+        match event:
+            case CardTurned(card=card):
+                self.revealed.append(card)
+            case ResultShown(coup=coup):
+                self.board.add_coup(coup)
+                self.result = CoupResult.of(coup).model_dump()
+            case RoundSettled() | RoundVoided():
+                self.last_round = finished_round(row)
+            case _:
+                pass
+
+    def _message(
+        self,
+        stamp: Stamp,
+        row: RoundRow,
+        event: RoundEvent,
+        own: Mapping[str, Mapping[str, Any]] | None,
+    ) -> TableEvent:
+        match event:
+            case RoundOpened():
+                return RoundOpenEvent.of(stamp, event, row)
+            case BetsClosed():
+                return BetsClosedEvent.of(stamp, event)
+            case CardSqueezed():
+                return SqueezeEvent.of(stamp, event)
+            case CardTurned():
+                return CardEvent.of(stamp, event)
+            case ResultShown():
+                return RoundResultEvent.of(stamp, event, self.roads())
+            case RoundSettled():
+                return SettledEvent.of(stamp, event, players=len(own or ()))
+            case RoundVoided():
+                return RoundVoidEvent.of(stamp, event)
+
+    def announce_shoe_start(self, row: ShoeRow) -> None:
+        """A new shoe is in play: its commitment, before its first round."""
+        self.publish(lambda stamp: ShoeStartEvent.of(stamp, row))
+
+    def announce_shoe_end(self, row: ShoeRow, server_seed: bytes) -> None:
+        """The shoe has ended: its server seed, for anyone to check the commitment."""
+        self.previous_shoe = row.public()
+        self.publish(lambda stamp: ShoeEndEvent.of(stamp, row, server_seed))
 
     def publish(
         self,
-        kind: str,
-        data: Mapping[str, Any],
-        private: Mapping[str, Mapping[str, Any]] | None = None,
+        make: Callable[[Stamp], TableEvent],
+        own: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> int:
-        """Send an event to every client; a player in ``private`` gets its fields added."""
-        self.seq += 1
-        message = {
-            "type": kind,
-            "seq": self.seq,
-            "table_id": self.id,
-            "now": self.clock.now_ms(),
-            **data,
-        }
-        text = json.dumps(message)
-        own: dict[str, str] = {}
+        """Send the event ``make`` builds with the table's next stamp to every client; a
+        player in ``own`` gets a copy with their own part added. Returns its ``seq``."""
+        event = make(Stamp(seq=self.seq + 1, table_id=self.id, now=self.clock.now_ms()))
+        self.seq = event.seq
+        text = event.text()
+        copies: dict[str, str] = {}
         for client in list(self.clients):
             payload = text
             player = client.player_id
-            if private and player is not None and player in private:
-                if player not in own:
-                    own[player] = json.dumps({**message, **private[player]})
-                payload = own[player]
+            if own and player is not None and player in own:
+                if player not in copies:
+                    copies[player] = (
+                        type(event).model_validate({**dict(event), **own[player]}).text()
+                    )
+                payload = copies[player]
             if not client.send(payload):
                 self.clients.discard(client)
         return self.seq

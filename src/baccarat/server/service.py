@@ -21,7 +21,6 @@ from baccarat.server.dealer import Dealer
 from baccarat.server.errors import ApiError
 from baccarat.server.live import LiveTable
 from baccarat.server.metrics import Metrics
-from baccarat.server.pause import PauseHook
 from baccarat.server.quiet_gc import QuietCollector
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database, upgrade
@@ -43,7 +42,6 @@ class Service:
         self,
         config: ServerConfig,
         clock: Clock,
-        pause: PauseHook,
         *,
         policy_clock: Clock | None = None,
     ) -> None:
@@ -53,7 +51,6 @@ class Service:
         #: The clock of sessions and responsible gaming (limits, breaks, session time), on
         #: the bet path too; tests move it days ahead without moving the dealers.
         self.policy_clock = policy_clock or clock
-        self.pause = pause
         self.metrics = Metrics()
         self.tables: dict[str, LiveTable] = {}
         self.dealers: dict[str, Dealer] = {}
@@ -132,7 +129,6 @@ class Service:
                 self.runner,
                 self.clock,
                 self.metrics,
-                self.pause,
                 vault=vault,
             )
             self.tables[settings.table_id] = live

@@ -10,7 +10,6 @@ public sequence.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Iterable
 from functools import partial
@@ -20,6 +19,7 @@ from sqlalchemy import Connection
 from baccarat.responsible import RealityCheck
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock
+from baccarat.server.events import RealityCheckEvent
 from baccarat.server.service import Service
 from baccarat.store.responsible import load_activity, load_controls
 
@@ -74,7 +74,7 @@ async def push_reality_checks(service: Service, clock: Clock, every_s: float = 1
                 sent[player] = key
                 for table_id, client in clients:
                     if client.player_id == player:
-                        client.send(json.dumps({**check.to_json(), "table_id": table_id}))
+                        client.send(RealityCheckEvent.of(check, table_id).text())
         except asyncio.CancelledError:
             raise
         except Exception:  # a database hiccup must not stop the pusher; the next tick retries

@@ -1,0 +1,407 @@
+"""Every message the table feed (``/ws/tables/{id}``) sends, as pydantic models.
+
+A client first gets a ``snapshot``; then the table's events, each stamped with the table's next
+``seq``, its ``table_id`` and the server's ``now`` (epoch ms). The round's events are made
+from the records the round's state machine returned (``baccarat.table.events``); the shoe's
+from the stored shoe. ``settled`` and ``round_void`` have a player's own part (their results,
+what came back), sent only in that player's copy; a field of it is absent, never ``null``, in
+everyone else's. ``reality_check`` is private and outside the sequence (no ``seq``).
+
+Messages are serialized from these models only (``text``), and the JSON Schema published in
+``docs/events.schema.json`` is ``schema_text()``, generated from them::
+
+    python -c "from baccarat.server.events import schema_text; print(schema_text(), end='')" \
+        > docs/events.schema.json
+
+>>> from baccarat.table import RoundVoided
+>>> stamp = Stamp(seq=8, table_id="standard", now=1_718_000_000_000)
+>>> RoundVoidEvent.of(stamp, RoundVoided(3, "shuffle error", 0)).text()
+'{"type":"round_void","seq":8,"table_id":"standard","now":1718000000000,"round_id":3,"reason":"shuffle error"}'
+>>> MESSAGES.validate_json('{"type": "watching", "seq": 9, "table_id": "t", "now": 1, "count": 2}')
+WatchingEvent(type='watching', seq=9, table_id='t', now=1, count=2)
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, ClassVar, Literal, TypedDict
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    model_serializer,
+)
+from pydantic.json_schema import SkipJsonSchema
+
+from baccarat.coup import Coup
+from baccarat.responsible import RealityCheck
+from baccarat.server.clock import iso_utc
+from baccarat.server.models import TableView
+from baccarat.store.rounds import RoundRow
+from baccarat.store.shoes import ShoeRow
+from baccarat.table import (
+    BetsClosed,
+    CardSqueezed,
+    CardTurned,
+    ResultShown,
+    RoundOpened,
+    RoundSettled,
+    RoundVoided,
+)
+
+__all__ = [
+    "MESSAGES",
+    "AnyMessage",
+    "BetsClosedEvent",
+    "CardEvent",
+    "CoupResult",
+    "Message",
+    "PublicShoe",
+    "RealityCheckEvent",
+    "RoundOpenEvent",
+    "RoundResultEvent",
+    "RoundVoidEvent",
+    "SettledEvent",
+    "ShoeEndEvent",
+    "ShoeStartEvent",
+    "SnapshotMessage",
+    "SqueezeEvent",
+    "Stamp",
+    "TableEvent",
+    "WagerResult",
+    "WatchingEvent",
+    "events_schema",
+    "schema_text",
+]
+
+Hand = Literal["player", "banker"]
+Winner = Literal["player", "banker", "tie"]
+
+
+def _type_is_required(schema: dict[str, Any]) -> None:
+    """Every message names its ``type`` (a default in the model, never absent on the wire)."""
+    required = schema.setdefault("required", [])
+    if "type" in schema.get("properties", {}) and "type" not in required:
+        required.insert(0, "type")
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def _own(description: str) -> Any:
+    """A field sent only when it has a value: absent, never ``null``, when it has none."""
+    return Field(default=None, description=description, json_schema_extra=_no_default)
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, json_schema_extra=_type_is_required)
+
+
+class _OmitsAbsent(_Model):
+    """A model with fields that are left out, not sent as ``null``, when they have no value."""
+
+    ABSENT: ClassVar[tuple[str, ...]] = ()
+
+    @model_serializer(mode="wrap")
+    def _leave_out_absent(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for name in self.ABSENT:
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
+
+
+class Message(_Model):
+    """Anything the feed sends; ``text`` is its JSON, made once however many get it."""
+
+    type: str
+
+    def text(self) -> str:
+        return self.model_dump_json()
+
+
+class Stamp(TypedDict):
+    """The place of an event in its table's sequence."""
+
+    seq: int
+    table_id: str
+    now: int
+
+
+class TableEvent(Message):
+    """An event of the table's public sequence."""
+
+    seq: int = Field(description="The table's sequence number: a gap means a missed event.")
+    table_id: str
+    now: int = Field(description="The server's clock when it was sent, epoch ms.")
+
+
+class PublicShoe(_OmitsAbsent):
+    """A shoe as anyone may see it: the server seed and digest only once it has ended."""
+
+    ABSENT: ClassVar[tuple[str, ...]] = ("server_seed", "digest")
+
+    id: str
+    table_id: str
+    number: int
+    algorithm: str
+    decks: int
+    commitment: str
+    client_seed: str | None
+    status: Literal["open", "ended"]
+    server_seed: str | SkipJsonSchema[None] = _own("Hex; only once the shoe has ended.")
+    digest: str | SkipJsonSchema[None] = _own("Only once the shoe has ended.")
+
+    @classmethod
+    def of(cls, row: ShoeRow) -> PublicShoe:
+        return cls.model_validate(row.public())
+
+
+class SnapshotMessage(Message):
+    """The first message of every connection: the table as ``GET /api/tables/{id}`` shows it."""
+
+    type: Literal["snapshot"] = "snapshot"
+    seq: int = Field(description="The last event sent before this snapshot.")
+    table: TableView
+
+
+class ShoeStartEvent(TableEvent):
+    type: Literal["shoe_start"] = "shoe_start"
+    shoe: PublicShoe
+
+    @classmethod
+    def of(cls, stamp: Stamp, row: ShoeRow) -> ShoeStartEvent:
+        return cls(**stamp, shoe=PublicShoe.of(row))
+
+
+class ShoeEndEvent(TableEvent):
+    type: Literal["shoe_end"] = "shoe_end"
+    shoe_id: str
+    server_seed: str = Field(description="Hex: check it against the shoe's commitment.")
+    digest: str | None
+    shoe: PublicShoe
+
+    @classmethod
+    def of(cls, stamp: Stamp, row: ShoeRow, server_seed: bytes) -> ShoeEndEvent:
+        shoe = PublicShoe.of(row)
+        return cls(
+            **stamp, shoe_id=row.id, server_seed=server_seed.hex(), digest=row.digest, shoe=shoe
+        )
+
+
+class RoundOpenEvent(TableEvent):
+    type: Literal["round_open"] = "round_open"
+    round_id: int
+    number: int = Field(description="The round's number in its shoe.")
+    shoe_id: str
+    opened_at: str = Field(description="ISO-8601 UTC.")
+    closes_at: str = Field(description="ISO-8601 UTC: bets are taken until just before.")
+    closes_at_ms: int
+
+    @classmethod
+    def of(cls, stamp: Stamp, event: RoundOpened, row: RoundRow) -> RoundOpenEvent:
+        return cls(
+            **stamp,
+            round_id=event.round_id,
+            number=row.number,
+            shoe_id=row.shoe_id,
+            opened_at=iso_utc(event.opened_at),
+            closes_at=iso_utc(event.closes_at),
+            closes_at_ms=event.closes_at,
+        )
+
+
+class BetsClosedEvent(TableEvent):
+    type: Literal["bets_closed"] = "bets_closed"
+    round_id: int
+
+    @classmethod
+    def of(cls, stamp: Stamp, event: BetsClosed) -> BetsClosedEvent:
+        return cls(**stamp, round_id=event.round_id)
+
+
+class SqueezeEvent(TableEvent):
+    """Face down: the card at this place is turned next (after the squeeze pause)."""
+
+    type: Literal["squeeze"] = "squeeze"
+    round_id: int
+    hand: Hand
+    position: int
+
+    @classmethod
+    def of(cls, stamp: Stamp, event: CardSqueezed) -> SqueezeEvent:
+        return cls(**stamp, round_id=event.round_id, hand=event.hand, position=event.position)
+
+
+class CardEvent(TableEvent):
+    type: Literal["card"] = "card"
+    round_id: int
+    hand: Hand
+    position: int = Field(description="The card's place in its hand, 0 to 2.")
+    index: int = Field(description="The card's place in the deal.")
+    card: str = Field(description='The card, e.g. "Td".')
+
+    @classmethod
+    def of(cls, stamp: Stamp, event: CardTurned) -> CardEvent:
+        card = event.card
+        return cls(
+            **stamp,
+            round_id=event.round_id,
+            hand=card.hand,
+            position=card.position,
+            index=card.index,
+            card=card.card.code,
+        )
+
+
+class CoupResult(_Model):
+    """The public result of a revealed coup (the snapshot's ``result``)."""
+
+    winner: Winner
+    player_total: int
+    banker_total: int
+    natural: bool
+    player_pair: bool
+    banker_pair: bool
+    player: list[str]
+    banker: list[str]
+
+    @classmethod
+    def of(cls, coup: Coup) -> CoupResult:
+        return cls(
+            winner=coup.winner.value,
+            player_total=coup.player_total,
+            banker_total=coup.banker_total,
+            natural=coup.natural,
+            player_pair=coup.player_pair,
+            banker_pair=coup.banker_pair,
+            player=[card.code for card in coup.player.cards],
+            banker=[card.code for card in coup.banker.cards],
+        )
+
+
+class RoundResultEvent(TableEvent):
+    type: Literal["round_result"] = "round_result"
+    round_id: int
+    winner: Winner
+    player_total: int
+    banker_total: int
+    natural: bool
+    player_pair: bool
+    banker_pair: bool
+    player: list[str]
+    banker: list[str]
+    roads: dict[str, Any] = Field(description="The roads with this coup added.")
+
+    @classmethod
+    def of(cls, stamp: Stamp, event: ResultShown, roads: dict[str, Any]) -> RoundResultEvent:
+        result = CoupResult.of(event.coup).model_dump()
+        return cls(**stamp, round_id=event.round_id, **result, roads=roads)
+
+
+class WagerResult(_Model):
+    bet: str
+    stake: int
+    event: str
+    result: Literal["win", "lose", "push", "half"]
+    returned: int
+
+
+class SettledEvent(TableEvent, _OmitsAbsent):
+    """Every bet of the round is settled. A player's own copy adds their results."""
+
+    ABSENT: ClassVar[tuple[str, ...]] = ("wagers", "staked", "returned", "net", "balance")
+
+    type: Literal["settled"] = "settled"
+    round_id: int
+    winner: Winner
+    players: int = Field(description="How many players had bets on the round.")
+    wagers: list[WagerResult] | SkipJsonSchema[None] = _own("The player's own copy only.")
+    staked: int | SkipJsonSchema[None] = _own("The player's own copy only.")
+    returned: int | SkipJsonSchema[None] = _own("The player's own copy only.")
+    net: int | SkipJsonSchema[None] = _own("The player's own copy only.")
+    balance: int | SkipJsonSchema[None] = _own("The player's own copy only.")
+
+    @classmethod
+    def of(cls, stamp: Stamp, event: RoundSettled, players: int) -> SettledEvent:
+        return cls(**stamp, round_id=event.round_id, winner=event.winner.value, players=players)
+
+
+class RoundVoidEvent(TableEvent, _OmitsAbsent):
+    """The round is void and every stake returned. A player's own copy says how much."""
+
+    ABSENT: ClassVar[tuple[str, ...]] = ("returned",)
+
+    type: Literal["round_void"] = "round_void"
+    round_id: int
+    reason: str
+    returned: int | SkipJsonSchema[None] = _own("The player's own copy only.")
+
+    @classmethod
+    def of(cls, stamp: Stamp, event: RoundVoided) -> RoundVoidEvent:
+        return cls(**stamp, round_id=event.round_id, reason=event.reason)
+
+
+class WatchingEvent(TableEvent):
+    """The audience changed (sent at most every ``max(0.25 s, clients / 1000 s)``)."""
+
+    type: Literal["watching"] = "watching"
+    count: int
+
+
+class RealityCheckEvent(Message):
+    """Private, outside the table's sequence: the player's reality check is due."""
+
+    type: Literal["reality_check"] = "reality_check"
+    at: str = Field(description="ISO-8601.")
+    started_at: str = Field(description="ISO-8601: the session's start.")
+    time_played_s: int
+    net_result: int
+    wagered: int
+    message: str
+    table_id: str
+
+    @classmethod
+    def of(cls, check: RealityCheck, table_id: str) -> RealityCheckEvent:
+        return cls.model_validate({**check.to_json(), "table_id": table_id})
+
+
+#: Any message of the feed, told apart by its ``type``.
+AnyMessage = Annotated[
+    SnapshotMessage
+    | ShoeStartEvent
+    | RoundOpenEvent
+    | BetsClosedEvent
+    | SqueezeEvent
+    | CardEvent
+    | RoundResultEvent
+    | SettledEvent
+    | RoundVoidEvent
+    | ShoeEndEvent
+    | WatchingEvent
+    | RealityCheckEvent,
+    Field(discriminator="type"),
+]
+MESSAGES: TypeAdapter[AnyMessage] = TypeAdapter(AnyMessage)
+
+
+def events_schema() -> dict[str, Any]:
+    """The JSON Schema of every message of the table feed (``docs/events.schema.json``)."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "baccarat table feed messages",
+        "description": (
+            "Every message the WebSocket /ws/tables/{table_id} sends, told apart by its "
+            "type; generated from the models of baccarat.server.events (schema_text)."
+        ),
+        **MESSAGES.json_schema(),
+    }
+
+
+def schema_text() -> str:
+    """``events_schema`` as the file holds it."""
+    return json.dumps(events_schema(), indent=2, ensure_ascii=False) + "\n"
