@@ -5,9 +5,11 @@ valid for seconds) or, from a client that can send headers, ``Authorization: Bea
 a bearer token is never taken from the URL, where logs and histories keep it.
 
 On connect: a ``snapshot``; then events in ``seq`` order: ``shoe_start``, ``round_open``,
-``bets_closed``, ``card``, ``round_result``, ``settled`` (a player's copy carries ``you``:
-their returns and balance), ``round_void``, ``shoe_end``. A client that sees a gap in
-``seq`` (or is dropped for falling behind) reconnects for a fresh snapshot.
+``bets_closed``, ``squeeze``, ``card``, ``round_result``, ``settled`` (a player's copy adds
+their results and balance), ``round_void``, ``shoe_end``, ``watching``; and, outside the
+sequence, a player's ``reality_check``. Each is a model of ``baccarat.server.events``, made
+and serialized by the live table. A client that sees a gap in ``seq`` (or is dropped for
+falling behind) reconnects for a fresh snapshot.
 
 The feed is one-way: text messages from the client are read and ignored; a binary one
 closes the feed with 1003. Close codes: 4404 no such table, 4401 a ticket or token that
