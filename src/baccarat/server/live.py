@@ -294,7 +294,8 @@ class LiveTable:
         """
         for event in events:
             self._follow(row, event)
-            self.publish(partial(self._message, row=row, event=event, own=own), own)
+            mine = own if isinstance(event, RoundSettled | RoundVoided) else None
+            self.publish(partial(self._message, row=row, event=event, own=mine), mine)
 
     def _follow(self, row: RoundRow, event: RoundEvent) -> None:
         match event:
