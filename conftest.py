@@ -7,12 +7,16 @@
   settings) and ``ci`` (``.ci/run``: more examples, derandomized so a run is repeatable, no
   deadline on a loaded machine, the blob to reproduce a failure printed). A test's own
   ``@settings`` still wins for what it sets: an expensive test keeps its example budget.
+- ``servers``: the one way a test starts ``baccarat serve`` (``tests/support/serving.py``).
 """
 
 import os
 import secrets
+from collections.abc import Iterator
 
+import pytest
 from hypothesis import HealthCheck, settings
+from serving import ServerProcess
 
 os.environ.setdefault("BACCARAT_SEED_KEY", secrets.token_hex(32))
 
@@ -28,3 +32,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture
+def servers() -> Iterator[list[ServerProcess]]:
+    """Servers a test starts (append them); every one stopped at the end of the test."""
+    started: list[ServerProcess] = []
+    yield started
+    for server in started:
+        server.stop()

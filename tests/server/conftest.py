@@ -1,4 +1,7 @@
-"""Fixtures of the table-service tests: the database URL (SQLite and PostgreSQL), servers."""
+"""Fixtures of the table-service tests: the database URL (SQLite and PostgreSQL).
+
+The ``servers`` fixture that starts ``baccarat serve`` is the root ``conftest.py``'s.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +9,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_support import (
-    ServerProcess,
-    postgres_reachable,
-    postgres_schema,
-    services_required,
-)
+from server_support import postgres_reachable, postgres_schema
+from serving import services_required
 
 _PG: dict[str, bool] = {}
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.services)]
@@ -49,12 +48,3 @@ def module_db_url(
 ) -> Iterator[str]:
     """A fresh database shared by the tests of one module."""
     yield from fresh_database(request.param, tmp_path_factory.mktemp("db"))
-
-
-@pytest.fixture
-def servers() -> Iterator[list[ServerProcess]]:
-    """Servers a test starts (append them); all stopped at the end."""
-    started: list[ServerProcess] = []
-    yield started
-    for server in started:
-        server.stop()

@@ -17,7 +17,8 @@ from urllib.parse import quote
 
 import httpx
 import pytest
-from server_support import ServerProcess, ledger_check, new_player, open_round
+from server_support import ledger_check, new_player, open_round
+from serving import ServerProcess
 from sqlalchemy import func, select
 
 from baccarat.store import Database

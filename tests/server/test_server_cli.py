@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from server_support import BIN
+from serving import BIN
 from sqlalchemy import text
 from store_support import force_close, migrated, new_round, players, setup_table
 from typer.testing import CliRunner

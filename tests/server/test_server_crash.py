@@ -13,14 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from server_support import (
-    ServerProcess,
-    ledger_report,
-    new_player,
-    open_round,
-    round_view,
-    wait_round_final,
-)
+from server_support import ledger_report, new_player, open_round, round_view, wait_round_final
+from serving import ServerProcess
 from sqlalchemy import text
 
 from baccarat.store import Database
@@ -50,12 +44,12 @@ def _outcomes_per_bet(db_url: str, round_id: int) -> list[int]:
 def test_kill_9_in_each_phase_then_restart(
     phase: str, db_url: str, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
-    server = ServerProcess(db_url, tmp_path, betting_seconds=0.8, reveal_ms=20, result_ms=50)
+    server = ServerProcess(db_url, tmp_path, betting_seconds=1.5, reveal_ms=20, result_ms=50)
     servers.append(server)
     server.start(pause_at=phase)
     with server.client() as anonymous:
         players = [new_player(anonymous) for _ in BETS]
-        round_id = open_round(anonymous, "standard", min_left_ms=500)
+        round_id = open_round(anonymous, "standard", min_left_ms=1000)
     for (_, token), bets in zip(players, BETS, strict=True):
         with server.client(token) as client:
             response = client.post(

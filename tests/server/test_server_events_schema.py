@@ -58,7 +58,7 @@ def test_the_published_schema_is_generated_from_the_models() -> None:
     assert {choice["$ref"] for choice in schema["oneOf"]} == set(mapping.values())
 
 
-def _open_round(client: TestClient, table: str, min_left_ms: int = 300) -> int:
+def _open_round(client: TestClient, table: str, min_left_ms: int = 700) -> int:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         data = client.get(f"/api/tables/{table}").json()
@@ -104,7 +104,7 @@ def test_every_message_a_served_table_sends_is_one_the_schema_describes(
     config = ServerConfig(
         db_url,
         tables_from(
-            [f"{QUICK_TABLE}:face-down", "standard"], betting_ms=700, reveal_ms=5, result_ms=20
+            [f"{QUICK_TABLE}:face-down", "standard"], betting_ms=1500, reveal_ms=5, result_ms=20
         ),
         session_idle_ms=DAY_MS,
         guest_lifetime_ms=DAY_MS,

@@ -14,14 +14,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_support import (
-    QUICK_TABLE,
-    ServerProcess,
-    free_port,
-    new_player,
-    open_round,
-    wait_round_final,
-)
+from server_support import QUICK_TABLE, new_player, open_round, wait_round_final
+from serving import ServerProcess, free_port
 
 from baccarat.server.hygiene import CSP
 from baccarat.verify import verify_record

@@ -16,14 +16,8 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from server_support import (
-    ServerProcess,
-    ledger_check,
-    new_player,
-    open_round,
-    round_view,
-    wait_round_final,
-)
+from server_support import ledger_check, new_player, open_round, round_view, wait_round_final
+from serving import ServerProcess
 from sqlalchemy import text
 
 from baccarat.store import Database

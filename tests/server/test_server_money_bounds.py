@@ -12,7 +12,8 @@ import pytest
 from cashier_support import App, running_app
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_support import BIN, ledger_check, ledger_check_failing
+from server_support import ledger_check, ledger_check_failing
+from serving import BIN
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import IntegrityError
 from store_support import migrated, new_round, players, setup_table

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
-from server_support import ServerProcess, services_required, wait_until
+from serving import ServerProcess, services_required, wait_until
 from sqlalchemy import select
 
 from baccarat.server import ServerConfig, create_app, tables_from

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import websockets
-from server_support import ServerProcess, new_player, open_round
+from server_support import new_player, open_round
+from serving import ServerProcess
 
 from baccarat.table import RESTART_VOID_REASON
 
@@ -29,7 +30,7 @@ def _crash_with_bets(server: ServerProcess, phase: str) -> tuple[int, str]:
     server.start(pause_at=phase)
     with server.client() as anonymous:
         _, token = new_player(anonymous)
-        round_id = open_round(anonymous, "standard", min_left_ms=400)
+        round_id = open_round(anonymous, "standard", min_left_ms=800)
     with server.client(token) as client:
         response = client.post(
             "/api/tables/standard/bets",
@@ -69,7 +70,7 @@ async def _listen(url: str, round_id: int, seconds: float) -> list[dict[str, Any
 def test_a_void_at_restart_is_in_the_snapshot_and_the_history(
     db_url: str, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
-    server = ServerProcess(db_url, tmp_path, betting_seconds=0.8)
+    server = ServerProcess(db_url, tmp_path, betting_seconds=1.5)
     servers.append(server)
     round_id, token = _crash_with_bets(server, "closing")
     # A long betting window: the table's next round cannot finish while the test looks.
@@ -98,7 +99,7 @@ def test_a_void_at_restart_is_in_the_snapshot_and_the_history(
 def test_a_resumed_round_is_revealed_and_settled_to_connected_clients(
     db_url: str, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
-    server = ServerProcess(db_url, tmp_path, betting_seconds=0.8)
+    server = ServerProcess(db_url, tmp_path, betting_seconds=1.5)
     servers.append(server)
     round_id, _ = _crash_with_bets(server, "dealing")
     # Slow reveals: the resumed round is still being revealed when the client connects.
@@ -128,7 +129,7 @@ def test_a_resumed_round_is_revealed_and_settled_to_connected_clients(
 def test_a_round_settled_at_restart_is_in_the_snapshot_or_the_feed(
     db_url: str, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
-    server = ServerProcess(db_url, tmp_path, betting_seconds=0.8)
+    server = ServerProcess(db_url, tmp_path, betting_seconds=1.5)
     servers.append(server)
     round_id, _ = _crash_with_bets(server, "settling")
     _restart(server, betting_seconds=30, reveal_ms=20)

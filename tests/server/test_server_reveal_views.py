@@ -27,7 +27,8 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from server_support import ServerProcess, new_player
+from server_support import new_player
+from serving import ServerProcess
 
 REVEAL_MS = 200
 GRACE_S = 0.1

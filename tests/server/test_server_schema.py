@@ -10,7 +10,8 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
-from server_support import ServerProcess, new_player
+from server_support import new_player
+from serving import ServerProcess
 
 from baccarat.server import ServerConfig, create_app, tables_from
 

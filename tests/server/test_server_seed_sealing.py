@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_support import ServerProcess, free_port, wait_until
+from serving import ServerProcess, free_port, wait_until
 from sqlalchemy import MetaData, select, update
 from store_support import migrated
 from typer.testing import CliRunner, Result

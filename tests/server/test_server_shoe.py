@@ -18,7 +18,8 @@ from typing import Any
 
 import httpx
 import websockets
-from server_support import BIN, QUICK_TABLE, ServerProcess, ledger_report, new_player
+from server_support import QUICK_TABLE, ledger_report, new_player
+from serving import BIN, ServerProcess
 
 from baccarat.verify import verify_record
 

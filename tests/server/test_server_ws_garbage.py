@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from server_support import ServerProcess
+from serving import ServerProcess
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 

@@ -22,16 +22,8 @@ import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import Page
-from web_support import (
-    DESKTOP,
-    PHONE,
-    SCREENSHOTS,
-    Opener,
-    TablePage,
-    free_port,
-    money,
-    no_sideways_scroll,
-)
+from serving import free_port
+from web_support import DESKTOP, PHONE, SCREENSHOTS, Opener, TablePage, money, no_sideways_scroll
 
 from baccarat.server import ServerConfig, create_app, default_static_dir, tables_from
 

@@ -15,7 +15,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import httpx
 import pytest
 from playwright.sync_api import Page
-from web_support import Opener, Served, TablePage
+from web_support import Opener, Served, TablePage, serve_web
 
 pytest_plugins = ("web_support",)
 
@@ -179,9 +179,7 @@ def bearer(token: str) -> dict[str, str]:
 
 @pytest.fixture(scope="module")
 def no_guests(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    served = Served(
-        tmp_path_factory.mktemp("web-no-guests"), "--tables", "standard", "--guests", "off"
-    )
+    served = serve_web(tmp_path_factory.mktemp("web-no-guests"), options=["--guests", "off"])
     yield served
     served.stop()
 

@@ -11,7 +11,8 @@ import hashlib
 import subprocess
 from pathlib import Path
 
-from web_support import BIN, Opener, Served, TablePage
+from serving import BIN
+from web_support import Opener, Served, TablePage
 
 pytest_plugins = ("web_support",)
 

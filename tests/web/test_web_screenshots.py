@@ -10,15 +10,7 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import Page, WebSocketRoute
-from web_support import (
-    DESKTOP,
-    PHONE,
-    SCREENSHOTS,
-    Opener,
-    Served,
-    TablePage,
-    no_sideways_scroll,
-)
+from web_support import DESKTOP, PHONE, SCREENSHOTS, Opener, Served, TablePage, no_sideways_scroll
 
 pytest_plugins = ("web_support",)
 

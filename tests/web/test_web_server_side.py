@@ -165,7 +165,7 @@ def test_undo_last_takes_back_one_request_atomically(table_server: Served) -> No
         assert late.json()["error"]["code"] == "betting_closed"
 
     # The ledger's own invariants hold (balanced transactions, stakes in play, outcomes).
-    database = Database(f"sqlite:///{table_server.log.parent / 'web.db'}")
+    database = Database(table_server.db_url)
     try:
         with database.read() as connection:
             report = check_ledger(connection)

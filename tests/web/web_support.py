@@ -12,21 +12,16 @@ PYTEST_DONT_REWRITE (test modules import this before pytest loads it as a plugin
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
+from serving import ServerProcess, services_required
 
 from baccarat.cards import parse_cards
 from baccarat.coup import Coup, deal
@@ -40,7 +35,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-BIN = Path(sys.executable).parent
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -62,89 +56,27 @@ cut_card_from_end = 40
 """
 
 
-def services_required() -> bool:
-    return os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1"
+#: The table tests' server (``serving.ServerProcess``, shared by every test directory).
+Served = ServerProcess
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Served:
-    """``baccarat serve`` in a subprocess on a free port with a fresh SQLite database."""
-
-    def __init__(self, workdir: Path, *args: str) -> None:
-        self.port = free_port()
-        self.log = workdir / "serve.log"
-        command = [
-            str(BIN / "baccarat"),
-            "serve",
-            "--port",
-            str(self.port),
-            "--db",
-            f"sqlite:///{workdir / 'web.db'}",
-            *args,
-        ]
-        env = {k: v for k, v in os.environ.items() if not k.startswith("BACCARAT_TEST_")}
-        with self.log.open("wb") as log:
-            self.process = subprocess.Popen(
-                command, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True
-            )
-        self._wait_healthy()
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def _wait_healthy(self) -> None:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise AssertionError(f"baccarat serve exited: {self.log.read_text()}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        self.stop()
-        raise AssertionError(f"baccarat serve did not become healthy: {self.log.read_text()}")
-
-    def get(self, path: str) -> Any:
-        response = httpx.get(f"{self.url}{path}", timeout=10)
-        response.raise_for_status()
-        return response.json()
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+def serve_web(workdir: Path, **options: Any) -> ServerProcess:
+    """``baccarat serve`` on a fresh SQLite database in ``workdir``, started."""
+    return ServerProcess(f"sqlite:///{workdir / 'web.db'}", workdir, **options).start()
 
 
 @pytest.fixture(scope="session")
 def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """The three default tables, face up, with a short betting window and little credit."""
-    served = Served(
+    served = serve_web(
         tmp_path_factory.mktemp("web-serve"),
-        "--tables",
-        "standard,no-commission,ez",
-        "--betting-seconds",
-        "5",
+        tables="standard,no-commission,ez",
+        betting_seconds=5,
         # Long enough that a test's clicks fit in one betting window, and a reload (a ticket,
         # then the feed's snapshot) lands in the same round, on a loaded two-core machine.
-        "--reveal-ms",
-        "250",
-        "--result-ms",
-        "1500",
-        "--demo-credit",
-        "150000",
+        reveal_ms=250,
+        result_ms=1500,
+        demo_credit=150_000,
     )
     yield served
     served.stop()
@@ -156,18 +88,13 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("web-quick")
     rules = folder / "quick.toml"
     rules.write_text(QUICK_RULES, encoding="utf-8")
-    served = Served(
+    served = serve_web(
         folder,
-        "--tables",
-        str(rules),
-        "--dealing",
-        "face-down",
-        "--betting-seconds",
-        "2",
-        "--reveal-ms",
-        "250",
-        "--result-ms",
-        "600",
+        tables=str(rules),
+        options=["--dealing", "face-down"],
+        betting_seconds=2,
+        reveal_ms=250,
+        result_ms=600,
     )
     yield served
     served.stop()

@@ -1,0 +1,189 @@
+"""A real ``baccarat serve`` for any test: its own process, port and log; stopped or killed at will.
+
+Every test that needs a server over HTTP or WebSocket starts it here (``ServerProcess``, or the
+``servers`` fixture of the root ``conftest.py``), whatever its directory.
+
+Starting a server costs about two CPU-seconds of imports (FastAPI, SQLAlchemy, pydantic models)
+before it does anything, and the suite starts about a hundred. So the servers are forked from a
+process that has made those imports once: ``multiprocessing``'s *forkserver*, preloaded with the
+serve command. Each server is still a process of its own, fresh from that point: it parses its
+command line with ``baccarat.cli.main`` exactly as the console script does, opens its own
+database and can be killed with SIGKILL. The console script itself is covered where it matters
+(``tests/test_packaging.py``, the ``ledger``/``verify`` subprocess tests).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import socket
+import sys
+import time
+from collections.abc import Callable, Sequence
+from multiprocessing.context import ForkServerProcess
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+from serve_child import run_serve
+
+__all__ = [
+    "BIN",
+    "ServerProcess",
+    "free_port",
+    "services_required",
+    "wait_until",
+]
+
+BIN = Path(sys.executable).parent
+T = TypeVar("T")
+
+#: The modules the forkserver imports once, before it forks any server.
+PRELOAD = ["serve_child", "baccarat.cli", "baccarat.cli.serve", "baccarat.server.app"]
+_CONTEXT = multiprocessing.get_context("forkserver")
+_CONTEXT.set_forkserver_preload(PRELOAD)
+
+
+def services_required() -> bool:
+    return os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1"
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def wait_until(check: Callable[[], T | None], timeout: float, what: str, step: float = 0.02) -> T:
+    """Poll ``check`` until it returns something other than ``None``/``False``."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value is not None and value is not False:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(step)
+
+
+class ServerProcess:
+    """``baccarat serve`` in a process of its own on a free port, restartable and killable."""
+
+    def __init__(
+        self,
+        db_url: str,
+        workdir: Path,
+        *,
+        tables: str = "standard",
+        betting_seconds: float = 1.0,
+        reveal_ms: int = 20,
+        result_ms: int = 50,
+        demo_credit: int = 1_000_000,
+        env: dict[str, str] | None = None,
+        options: Sequence[str] = (),
+    ) -> None:
+        self.db_url = db_url
+        self.workdir = workdir
+        self.args = [
+            "--db",
+            db_url,
+            "--tables",
+            tables,
+            "--betting-seconds",
+            str(betting_seconds),
+            "--reveal-ms",
+            str(reveal_ms),
+            "--result-ms",
+            str(result_ms),
+            "--demo-credit",
+            str(demo_credit),
+            *options,
+        ]
+        self.env = env or {}
+        self.process: ForkServerProcess | None = None
+        self.port = 0
+        self.starts = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    @property
+    def stderr_path(self) -> Path:
+        return self.workdir / f"server-{self.starts}.err"
+
+    def start(self, pause_at: str | None = None, timeout: float = 30.0) -> ServerProcess:
+        """Start (or restart) the server; ``pause_at`` arms the dealer's test pause."""
+        self.starts += 1
+        self.port = free_port()
+        environment = {**os.environ, **self.env}
+        environment.pop("BACCARAT_TEST_PAUSE_AT", None)
+        if pause_at is not None:
+            environment["BACCARAT_TEST_PAUSE_AT"] = pause_at
+        argv = ["serve", "--port", str(self.port), *self.args]
+        out = self.workdir / f"server-{self.starts}.out"
+        self.process = _CONTEXT.Process(
+            target=run_serve,
+            args=(argv, environment, str(out), str(self.stderr_path)),
+            name=f"baccarat-serve-{self.port}",
+        )
+        self.process.start()
+        wait_until(self._healthy, timeout, f"the server on port {self.port} to answer /healthz")
+        return self
+
+    def _healthy(self) -> bool:
+        assert self.process is not None
+        if not self.process.is_alive():
+            raise AssertionError(
+                f"the server exited with {self.process.exitcode}: {self.stderr_text()[-2000:]}"
+            )
+        try:
+            return httpx.get(f"{self.url}/healthz", timeout=1.0).status_code == 200
+        except httpx.HTTPError:
+            return False
+
+    def stderr_text(self) -> str:
+        return self.stderr_path.read_text(errors="replace")
+
+    def wait_for_pause(self, point: str, timeout: float = 30.0) -> int:
+        """The round id at which the dealer paused at ``point``."""
+        marker = f"baccarat-test-pause: {point} round "
+
+        def found() -> int | None:
+            for line in self.stderr_text().splitlines():
+                if line.startswith(marker):
+                    return int(line[len(marker) :])
+            return None
+
+        return wait_until(found, timeout, f"the dealer to pause at {point}", step=0.05)
+
+    def kill(self) -> None:
+        """``kill -9``: no shutdown code runs."""
+        assert self.process is not None and self.process.pid is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.join(10)
+
+    def stop(self) -> None:
+        """SIGINT, as Ctrl-C: the server shuts down cleanly (killed if it takes over 10 s)."""
+        if self.process is None or self.process.pid is None or not self.process.is_alive():
+            return
+        os.kill(self.process.pid, signal.SIGINT)
+        self.process.join(10)
+        if self.process.is_alive():
+            self.kill()
+
+    def get(self, path: str) -> Any:
+        """``GET path`` as JSON (a 2xx answer is required)."""
+        response = httpx.get(f"{self.url}{path}", timeout=10)
+        response.raise_for_status()
+        return response.json()
+
+    def client(self, token: str | None = None) -> httpx.Client:
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return httpx.Client(base_url=self.url, headers=headers, timeout=10.0)
