@@ -115,7 +115,7 @@ class _Batch:
         row = self.rounds.get(order.round_id)
         if row is None or row.table_id != order.table_id:
             return _not_this_table(order.round_id)
-        if not row.domain().accepts_bets(self.now):
+        if not row.state.accepts_bets(self.now):
             return Refusal(
                 RefusalCode.BETTING_CLOSED, f"betting on round {order.round_id} is closed"
             )

@@ -94,10 +94,6 @@ class RoundRow:
         """What anyone may see of this round now: the one rule every view goes through."""
         return round_face(self.cards, self.revealed, settled=self.phase is Phase.SETTLED)
 
-    def domain(self) -> Round:
-        """The pure round state (``state``)."""
-        return self.state
-
 
 class RoundChange(NamedTuple):
     """A round after one of its operations: the row as stored now, and the events it made."""
