@@ -66,12 +66,17 @@ def balance(client: httpx.Client) -> int:
 # -- many bettors across the close instant ----------------------------------------------
 
 
-async def _feed(url: str, round_id: int, messages: list[dict[str, Any]]) -> None:
+async def _feed(url: str, target: asyncio.Future[int], messages: list[dict[str, Any]]) -> None:
+    """Every message until the ``settled`` of the round ``target`` names (set once chosen)."""
     async with websockets.connect(url, max_size=2**22) as socket:
         async for raw in socket:
             message = json.loads(raw)
             messages.append(message)
-            if message["type"] == "settled" and message["round_id"] == round_id:
+            if (
+                message["type"] == "settled"
+                and target.done()
+                and message["round_id"] == target.result()
+            ):
                 return
 
 
@@ -81,26 +86,28 @@ async def _crowd(server: ServerProcess, players: list[tuple[str, str]]) -> dict[
     feeds: dict[str, list[dict[str, Any]]] = {}
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=server.url, timeout=10, limits=limits) as http:
-        state = (await http.get("/api/tables/standard")).json()
-        while (
-            state["round"]["phase"] != "open" or state["round"]["closes_at_ms"] - state["now"] < 700
-        ):
-            await asyncio.sleep(0.05)
-            state = (await http.get("/api/tables/standard")).json()
-        round_id, closes_at = state["round"]["id"], state["round"]["closes_at_ms"]
-        stop_at = closes_at + 400  # keep betting well past the close
-
+        # The feeds connect first, so that the round's whole window is left for the bets.
+        target: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         feed_tasks = []
         for player_id, token in players[:8]:
             feeds[player_id] = []
             bearer = {"Authorization": f"Bearer {token}"}
             ticket = (await http.post("/api/ws-tickets", headers=bearer)).json()["ticket"]
             url = f"{server.ws_url}/ws/tables/standard?ticket={ticket}"
-            feed_tasks.append(asyncio.create_task(_feed(url, round_id, feeds[player_id])))
+            feed_tasks.append(asyncio.create_task(_feed(url, target, feeds[player_id])))
         spectator: list[dict[str, Any]] = []
         feed_tasks.append(
-            asyncio.create_task(_feed(f"{server.ws_url}/ws/tables/standard", round_id, spectator))
+            asyncio.create_task(_feed(f"{server.ws_url}/ws/tables/standard", target, spectator))
         )
+        state = (await http.get("/api/tables/standard")).json()
+        while (
+            state["round"]["phase"] != "open" or state["round"]["closes_at_ms"] - state["now"] < 900
+        ):
+            await asyncio.sleep(0.02)
+            state = (await http.get("/api/tables/standard")).json()
+        round_id, closes_at = state["round"]["id"], state["round"]["closes_at_ms"]
+        target.set_result(round_id)
+        stop_at = closes_at + 400  # keep betting well past the close
 
         async def bettor(number: int, player_id: str, token: str) -> None:
             spots = ["player", "banker", "tie"]
