@@ -62,6 +62,32 @@ def deal_and_settle(db: Database, round_id: int, coup: Coup) -> None:
         settle_round(c, row, coup, STANDARD, db_now(c))
 
 
+# -- reads --------------------------------------------------------------------------------
+
+
+def test_a_read_is_one_snapshot_while_a_settlement_commits(database: Database) -> None:
+    """``ledger check`` runs many statements in one read; a settlement committed between two of
+    them must not show (half of it would look like cached balances that differ from entries)."""
+    shoe = setup_table(database, STANDARD)
+    [player] = players(database, 1, CREDIT)
+    round_id = new_round(database, shoe, 1).id
+    [receipt] = place(
+        database, [BetOrder(player, "standard", round_id, "place", {"banker": 2_000})]
+    )
+    assert isinstance(receipt, BetReceipt)
+    force_close(database, round_id)
+    with database.read() as reading:
+        before = reading.execute(text("SELECT count(*) FROM ledger_entries")).scalar_one()
+        deal_and_settle(database, round_id, coup_from(list(range(6))))
+        during = check_ledger(reading)
+        after = reading.execute(text("SELECT count(*) FROM ledger_entries")).scalar_one()
+    assert after == before
+    assert during.ok, during.problems
+    with database.read() as fresh:
+        assert fresh.execute(text("SELECT count(*) FROM ledger_entries")).scalar_one() > before
+        assert check_ledger(fresh).ok
+
+
 # -- schema -------------------------------------------------------------------------------
 
 

@@ -4,7 +4,8 @@ SQLite runs with the driver in autocommit mode (``isolation_level=None``) and SQ
 ``begin`` event issuing the ``BEGIN`` itself: writes take the database's write lock when
 they start (``BEGIN IMMEDIATE``), so two writers never deadlock upgrading a read lock, and
 reads use a plain deferred ``BEGIN`` on their own engine. Every commit is durable
-(``synchronous=FULL``).
+(``synchronous=FULL``). A read transaction sees one snapshot on both databases (WAL on
+SQLite, ``REPEATABLE READ`` on PostgreSQL), however many statements it runs.
 
 >>> database_url("postgresql://u@h/db")
 'postgresql+psycopg://u@h/db'
@@ -112,7 +113,11 @@ class Database:
                 raise StoreError(
                     "PostgreSQL needs the postgres extra: pip install 'baccarat[postgres]'"
                 ) from None
-            self.read_engine = create_engine(self.url, pool_size=8, max_overflow=8)
+            # A read is one snapshot, as on SQLite: a report of several statements (the ledger
+            # check, a history page) never mixes states before and after a concurrent commit.
+            self.read_engine = create_engine(
+                self.url, pool_size=8, max_overflow=8, isolation_level="REPEATABLE READ"
+            )
 
     @property
     def is_sqlite(self) -> bool:
