@@ -174,7 +174,7 @@ def test_every_message_a_served_table_sends_is_one_the_schema_describes(
     [public_void] = [m for m in received["spectator"] if m["type"] == "round_void"]
     assert "returned" not in public_void and public_void["reason"].startswith("the table restarted")
     assert not _has(received["spectator"], "reality_check")
-    own = next(m for m in received["quick"] if m["type"] == "settled")
+    own = next(m for m in received["quick"] if m["type"] == "settled" and m["round_id"] == settled)
     assert own["staked"] == 100 and own["players"] == 1 and own["wagers"][0]["bet"] == "player"
     # The table's sequence has no holes on any socket.
     for messages in received.values():
