@@ -59,6 +59,9 @@ def test_serve_reads_its_options_from_the_environment_and_a_flag_overrides_them(
     assert "unknown rule set 'bogus'" in flagged.output
     ranged = runner.invoke(app, ["serve"], env={"BACCARAT_PORT": "0"})
     assert ranged.exit_code == 2 and "--port must be greater than or equal to 1" in ranged.output
+    listed = runner.invoke(app, ["serve"], env={"BACCARAT_RATE_LIMIT": "{bad"})
+    assert listed.exit_code == 2 and "Traceback" not in listed.output
+    assert "BACCARAT_RATE_LIMIT must be a JSON list" in listed.output
 
 
 def _sample_database(path: Path) -> str:

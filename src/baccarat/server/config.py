@@ -26,6 +26,7 @@ ValueError: table 'standard' is named twice
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -34,7 +35,7 @@ from typing import Any, Literal, Self
 
 from pydantic import Field, ValidationError, model_validator
 from pydantic_core import ErrorDetails
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
 
 from baccarat.rulesets import load_ruleset
 from baccarat.server.ratelimit import RateLimitSettings
@@ -121,6 +122,12 @@ class Settings(BaseSettings):
             return cls(**{name: value for name, value in given.items() if value is not None})
         except ValidationError as error:
             raise ValueError("; ".join(_problem(e) for e in error.errors())) from None
+        except SettingsError as error:
+            # pydantic-settings decodes a list from the environment as JSON before validating it,
+            # and names the field only inside its message.
+            field = re.search(r'field "(\w+)"', str(error))
+            name = f"BACCARAT_{field.group(1).upper()}" if field else "a BACCARAT_ variable"
+            raise ValueError(f"{name} must be a JSON list, such as '[\"off\"]'") from None
 
     def table_settings(self) -> tuple[TableSettings, ...]:
         """One table per rule set of ``tables`` (``tables_from``); a ``ValueError`` or a
