@@ -30,7 +30,9 @@ import websockets
 from server_support import new_player
 from serving import ServerProcess
 
-REVEAL_MS = 200
+#: Long enough that every view is polled a few times while the cards turn, on a loaded machine
+#: (three test workers on two cores, a cold clone compiling its modules).
+REVEAL_MS = 400
 GRACE_S = 0.1
 #: Table id -> dealing.
 TABLES = {"standard": "face-up", "ez": "face-down"}
