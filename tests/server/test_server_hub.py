@@ -1,5 +1,6 @@
-"""The live table's feed in-process: snapshot first, consecutive seq, private copies, slow clients;
-the live table follows what the round's state machine returned."""
+"""The live table's feed in-process, through this node's table mirror: snapshot first,
+consecutive seq, private copies, slow clients; the live table follows what the round's state
+machine returned, and the mirror shows the state the live table handed on."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from baccarat.coup import Outcome
 from baccarat.rulesets import load_ruleset
 from baccarat.server.clock import iso_utc
 from baccarat.server.events import MESSAGES
-from baccarat.server.live import MAX_QUEUE, Client, LiveTable, ruleset_view
+from baccarat.server.fanout import LocalFanout
+from baccarat.server.live import LiveTable, ruleset_view
+from baccarat.server.mirror import MAX_QUEUE, Client, TableMirror
 from baccarat.server.quiet_gc import AUTOMATIC_FULL_AFTER, QuietCollector
 from baccarat.store.rounds import RoundChange, RoundRow
 from baccarat.table import (
@@ -50,8 +53,19 @@ def drain(client: Client) -> list[dict[str, Any]]:
     return out
 
 
-def table() -> LiveTable:
-    return LiveTable(TableSettings("ez", "ez"), load_ruleset("ez"), FixedClock(NOW))
+def table() -> tuple[LiveTable, TableMirror]:
+    """A live table handing its broadcasts to this node's mirror, as ``serve`` alone does."""
+    settings, ruleset, clock = TableSettings("ez", "ez"), load_ruleset("ez"), FixedClock(NOW)
+    mirror = TableMirror(settings, ruleset, clock)
+    live = LiveTable(
+        settings,
+        ruleset,
+        clock,
+        outlet=LocalFanout({"ez": mirror}).publish,
+        audience=mirror.audience,
+    )
+    mirror.on_audience = live.audience_changed
+    return live, mirror
 
 
 def opened_round() -> RoundChange:
@@ -62,13 +76,13 @@ def opened_round() -> RoundChange:
 
 def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
     async def run() -> None:
-        live = table()
+        live, mirror = table()
         opened = opened_round()
         live.follow(opened)
         alice, spectator, other = Client("alice"), Client(None), Client(None)
-        live.attach(alice)
-        live.attach(spectator)
-        live.attach(other)
+        mirror.attach(alice)
+        mirror.attach(spectator)
+        mirror.attach(other)
         dealt = opened.row.state.close(NOW + 15_000).round.deal(CARDS, NOW + 15_001).round
         first = reveal_order(dealt.coup)[0]
         live.announce(opened.row, dealt.turn(first).events)
@@ -99,6 +113,8 @@ def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
         assert "balance" not in theirs[2] and theirs[2]["seq"] == mine[2]["seq"]
         assert all(m["now"] == NOW for m in mine[1:])
         assert mine[0]["table"]["watching"] == 0 and live.snapshot()["watching"] == 3
+        assert mirror.snapshot()["watching"] == 3 and mirror.seq == live.seq == 3
+        assert {**mirror.snapshot(), "now": 0} == {**live.snapshot(), "now": 0}
         assert mine[0]["table"]["round"]["phase"] == "open"
         # Every message is one the published schema describes, and is sent as its model
         # writes it.
@@ -115,7 +131,7 @@ def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
 
 
 def test_the_live_table_follows_what_the_round_returned() -> None:
-    live = table()
+    live, mirror = table()
     opened = opened_round()
     live.follow(opened)
     phases = [live.phase]
@@ -137,6 +153,7 @@ def test_the_live_table_follows_what_the_round_returned() -> None:
     live.follow(RoundChange(RoundRow(1, "ez", "shoe-1", 1, settled.round), settled.events), {})
     phases.append(live.phase)
     assert phases == [Phase.OPEN, Phase.CLOSED, Phase.DEALT, Phase.SETTLED]
+    assert mirror.phase is Phase.SETTLED and mirror.seq == live.seq
     assert live.last_round == {"id": 1, "number": 1, "phase": "settled", "void_reason": None}
     # A round resumed with two cards shown: the table shows those two, in its turn order.
     resumed = RoundRow(2, "ez", "shoe-1", 2, replace(row.state, id=2, revealed=0b101))
@@ -146,14 +163,15 @@ def test_the_live_table_follows_what_the_round_returned() -> None:
 
 def test_a_client_too_far_behind_is_dropped_and_forgotten() -> None:
     async def run() -> None:
-        live = table()
-        row = opened_round().row
+        live, mirror = table()
+        opened = opened_round()
+        live.follow(opened)
         slow = Client(None)
-        live.attach(slow)
+        mirror.attach(slow)
         for _ in range(MAX_QUEUE + 5):
-            live.announce(row, [CardSqueezed(1, "player", 0)])
+            live.announce(opened.row, [CardSqueezed(1, "player", 0)])
         assert slow.dropped and slow.close_code == 1013
-        assert slow not in live.clients
+        assert slow not in mirror.clients
         assert slow.queue.qsize() == MAX_QUEUE + 1  # what it had, and the end marker
         assert not slow.send("late")
 

@@ -7,6 +7,7 @@ option's default here is ``None``, "not given": the defaults are the ``Settings`
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -194,13 +195,37 @@ def serve_command(
         float | None,
         typer.Option(help="A guest's token is over this long after it was made."),
     ] = None,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="redis://HOST:PORT/DB: run as one node of a cluster (needs --db "
+            "postgresql://...): events, presence and rate limits shared through it."
+        ),
+    ] = None,
+    redis_prefix: Annotated[
+        str | None, typer.Option(help="Prefix of every Redis key (default 'baccarat').")
+    ] = None,
+    node_id: Annotated[
+        str | None,
+        typer.Option(help="This node's name in the cluster (default: host name and pid)."),
+    ] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Processes serving on the one port (above 1: PostgreSQL and Redis)."),
+    ] = None,
+    lease_ms: Annotated[
+        int | None,
+        typer.Option(help="How long a node's hold on a table outlives its last renewal."),
+    ] = None,
 ) -> None:
     """Run the live tables until stopped (Ctrl-C)."""
+    import socket
+
     import uvicorn
 
     from baccarat.cli.protect import protection_settings, uvicorn_proxy_options
     from baccarat.server import ServerConfig, create_app, default_static_dir
-    from baccarat.server.config import Settings
+    from baccarat.server.config import ClusterConfig, Settings
     from baccarat.server.pause import install_from_env
     from baccarat.server.wsprotocol import WS_MAX_BYTES, FeedProtocol
     from baccarat.store import default_database_url
@@ -214,9 +239,18 @@ def serve_command(
         tables_settings = settings.table_settings()
     except ValueError as error:  # a bad value, or a rule set that cannot be loaded
         fail(str(error))
+    cluster = None
+    if settings.redis is not None:
+        cluster = ClusterConfig(
+            settings.redis,
+            settings.node_id or f"{socket.gethostname()}-{os.getpid()}",
+            settings.redis_prefix,
+            settings.lease_ms,
+        )
     protections = protection_settings(
         list(settings.rate_limit),
-        settings.rate_limit_storage,
+        # A cluster counts its rate limits together, in its Redis, unless told otherwise.
+        settings.rate_limit_storage or settings.redis,
         settings.max_body_bytes,
         settings.metrics_bind,
         settings.metrics_token,
@@ -245,6 +279,7 @@ def serve_command(
         session_idle_ms=round(settings.idle_minutes * 60_000),
         session_lifetime_ms=round(settings.session_hours * 3_600_000),
         guest_lifetime_ms=round(settings.guest_hours * 3_600_000),
+        cluster=cluster,
         **protections,
     )
     try:
@@ -255,20 +290,36 @@ def serve_command(
     names = ", ".join(t.table_id for t in tables_settings)
     console.print(f"baccarat table service on http://{host}:{port}/  (tables: {names})")
     console.print(f"database: {database.url}   API: http://{host}:{port}/docs   Ctrl-C to stop")
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(config),
-            host=host,
-            port=port,
-            log_level="warning",
-            access_log=False,
-            lifespan="on",
-            backlog=4096,
-            ws=FeedProtocol,
-            ws_max_size=WS_MAX_BYTES,
-            timeout_keep_alive=30,
-            server_header=False,
-            **uvicorn_proxy_options(settings.forwarded_allow_ips),
+    if cluster is not None:
+        console.print(
+            f"node {cluster.node_id} of the cluster on {settings.redis} "
+            f"(prefix {cluster.prefix!r}, {settings.workers} worker(s))"
         )
+    options = dict(
+        host=host,
+        port=port,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        backlog=4096,
+        ws=FeedProtocol,
+        ws_max_size=WS_MAX_BYTES,
+        # Events are small JSON sent to thousands: compressing each again for every
+        # connection cost more CPU than all the rest of the delivery.
+        ws_per_message_deflate=False,
+        timeout_keep_alive=30,
+        server_header=False,
+        **uvicorn_proxy_options(settings.forwarded_allow_ips),
     )
-    server.run()
+    if settings.workers > 1:
+        from baccarat.server.workers import hand_down
+
+        hand_down(config)
+        uvicorn.run(
+            "baccarat.server.workers:worker_app",
+            factory=True,
+            workers=settings.workers,
+            **options,
+        )
+        return
+    uvicorn.Server(uvicorn.Config(create_app(config), **options)).run()

@@ -45,6 +45,7 @@ from baccarat.table import Dealing, TableSettings
 __all__ = [
     "DEFAULT_TABLES",
     "ENV_PREFIX",
+    "ClusterConfig",
     "ServerConfig",
     "Settings",
     "default_static_dir",
@@ -96,6 +97,37 @@ class Settings(BaseSettings):
     idle_minutes: float = Field(30.0, ge=1, description="A token unused this long is over.")
     session_hours: float = Field(12.0, ge=0.1, description="A login's token lifetime.")
     guest_hours: float = Field(24.0, ge=0.1, description="A guest's token lifetime.")
+    redis: str | None = Field(None, description="redis://HOST:PORT/DB: run as one node of many.")
+    redis_prefix: str = Field(
+        "baccarat",
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_.:-]+$",
+        description="Prefix of every Redis key.",
+    )
+    node_id: str | None = Field(
+        None,
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_.-]+$",
+        description="This node's name (default: host name and process id).",
+    )
+    workers: int = Field(1, ge=1, le=64, description="Processes serving on the one port.")
+    lease_ms: int = Field(3000, ge=300, le=60_000, description="A dealer's lease on a table.")
+
+    @model_validator(mode="after")
+    def _cluster_needs_postgres_and_redis(self) -> Self:
+        postgres = (self.db or "").startswith(("postgresql", "postgres://"))
+        if self.redis is not None and not postgres:
+            raise ValueError("--redis needs --db postgresql://...: nodes share one PostgreSQL")
+        if self.workers > 1 and (self.redis is None or not postgres):
+            raise ValueError(
+                "--workers above 1 needs --db postgresql://... and --redis redis://...: "
+                "SQLite serves one process"
+            )
+        if self.redis is not None and not self.redis.startswith(("redis://", "rediss://")):
+            raise ValueError(f"--redis must be a redis:// or rediss:// URL, not {self.redis!r}")
+        return self
 
     @model_validator(mode="after")
     def _bounds_in_order(self) -> Self:
@@ -145,6 +177,22 @@ class Settings(BaseSettings):
 
 
 @dataclass(frozen=True, slots=True)
+class ClusterConfig:
+    """One node of several on one PostgreSQL and one Redis (``docs/deployment.md``)."""
+
+    redis_url: str
+    node_id: str
+    #: Prefix of every Redis key (several clusters, or tests, can share one Redis).
+    prefix: str = "baccarat"
+    #: A dealer holds its table this long past its last renewal (renewed every quarter).
+    lease_ms: int = 3000
+
+    def __post_init__(self) -> None:
+        if self.lease_ms < 300:
+            raise ValueError(f"lease_ms must be at least 300, not {self.lease_ms}")
+
+
+@dataclass(frozen=True, slots=True)
 class ServerConfig:
     """Everything ``create_app`` needs besides the clock."""
 
@@ -188,6 +236,8 @@ class ServerConfig:
     #: A bearer token that opens ``/metrics`` on the public port; without it (and by
     #: default) the public port has no ``/metrics``.
     metrics_token: str | None = None
+    #: How this process takes part in a cluster (``None``: alone, on any database).
+    cluster: ClusterConfig | None = None
 
     def __post_init__(self) -> None:
         if self.demo_credit < 0:

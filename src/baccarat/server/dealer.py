@@ -13,13 +13,20 @@ The dealer decides nothing about a round: every step is the round's state machin
 the time (deadlines, pauses) and hands the events each step returned to the live table.
 It also reports named checkpoints of a round with bets (``baccarat.server.pause``), which
 only the crash tests listen to.
+
+In a cluster the dealer acts under its node's lease of the table: ``fence`` runs first in
+every write transaction (``baccarat.store.leases.fence``) and refuses it once the lease has
+gone to another node or lapsed. A fenced dealer stops at once, writing nothing more; the
+node that took the table over finishes the round by the same recovery as a restart.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from functools import partial
+from typing import TypeVar
 
 from sqlalchemy import Connection
 
@@ -35,6 +42,7 @@ from baccarat.server.store_threads import StoreRunner
 from baccarat.shoe import Shoe
 from baccarat.store.bet_reads import round_has_bets
 from baccarat.store.clock import db_now
+from baccarat.store.leases import FencedError
 from baccarat.store.ledger import new_id
 from baccarat.store.rounds import (
     RoundChange,
@@ -62,6 +70,7 @@ from baccarat.table import RESTART_VOID_REASON, Phase, recovery_action, turn_ord
 
 __all__ = ["Dealer"]
 
+T = TypeVar("T")
 log = logging.getLogger("baccarat.server")
 
 
@@ -77,8 +86,15 @@ class Dealer:
         metrics: Metrics,
         *,
         vault: SeedVault,
+        fence: Callable[[Connection], None] | None = None,
+        node_id: str = "",
     ) -> None:
         self.live = live
+        #: Checks, inside each write transaction, that this dealer may still write.
+        self.fence = fence
+        self.node_id = node_id
+        #: Set to stop after the round in play (the table goes to another node).
+        self.hand_over = asyncio.Event()
         self.vault = vault
         self.table_ruleset = table_ruleset
         self.runner = runner
@@ -95,20 +111,41 @@ class Dealer:
         return self.live.id
 
     async def run(self) -> None:
-        """Deal until cancelled; after a failure, rebuild from the database and go on."""
+        """Deal until cancelled, fenced off or handed over; after a failure, rebuild from the
+        database and go on."""
         while True:
             try:
                 resumable = await self.recover()
+                self.live.sync()
                 self.ready.set()
                 await self.resume(resumable)
-                while True:
+                while not self.hand_over.is_set():
                     await self._ensure_shoe()
                     await self._play_round()
+                log.warning("baccarat-node: %s hands %s over", self.node_id, self.table_id)
+                return
             except asyncio.CancelledError:
                 raise
+            except FencedError as fenced:
+                log.warning(
+                    "baccarat-node: %s fenced off %s: %s", self.node_id, self.table_id, fenced
+                )
+                return
             except Exception:
                 log.exception("dealer of table %s failed; recovering", self.table_id)
                 await self.clock.sleep(1.0)
+
+    async def _write(self, fn: Callable[[Connection], T]) -> T:
+        """``fn`` in a write transaction, refused (``FencedError``) if this dealer may not write."""
+        fence = self.fence
+        if fence is None:
+            return await self.runner.write(fn)
+
+        def fenced(connection: Connection) -> T:
+            fence(connection)
+            return fn(connection)
+
+        return await self.runner.write(fenced)
 
     # -- recovery --------------------------------------------------------------------
 
@@ -180,7 +217,7 @@ class Dealer:
         def run(c: Connection) -> VoidedRound | None:
             return void_round(c, row, reason, db_now(c))
 
-        voided = await self.runner.write(run)
+        voided = await self._write(run)
         if voided is None:  # finished already
             return
         self.metrics.rounds.labels(self.table_id, "voided").inc()
@@ -213,7 +250,7 @@ class Dealer:
                 vault=self.vault,
             )
 
-        row = await self.runner.write(run)
+        row = await self._write(run)
         self.live.shoe, self.shoe, self.next_number = row, None, 1
         self.live.use_ruleset(ruleset)
         self.live.board = Scoreboard()
@@ -231,7 +268,7 @@ class Dealer:
             end_shoe(c, shoe_row.id, digest, db_now(c), fair.server_seed)
             return get_shoe(c, shoe_row.id)
 
-        ended = await self.runner.write(run)
+        ended = await self._write(run)
         assert ended is not None
         self.live.shoe = ended
         self.live.announce_shoe_end(ended, fair.server_seed)
@@ -257,7 +294,7 @@ class Dealer:
                 c, table_id=self.table_id, shoe_id=shoe_row.id, number=number, betting_ms=betting_ms
             )
 
-        opened = await self.runner.write(opening)
+        opened = await self._write(opening)
         self.next_number = number + 1
         if self.shoe is not None:
             self.live.cards_left = self.shoe.cards_left
@@ -279,7 +316,7 @@ class Dealer:
         def storing(c: Connection) -> RoundChange:
             return store_cards(c, round_id, coup.cards, db_now(c))
 
-        dealt = await self.runner.write(storing)
+        dealt = await self._write(storing)
         live.follow(dealt)  # no event: the cards leave the table only as they are turned
         await self._reveal_and_settle(dealt.row)
 
@@ -297,7 +334,7 @@ class Dealer:
                     fix_client_seed(c, closed.row.shoe_id)
                 return closed
 
-            result = await self.runner.write(closing)
+            result = await self._write(closing)
             if not isinstance(result, int):
                 return result
             await self.clock.sleep(result / 1000)
@@ -320,9 +357,7 @@ class Dealer:
             live.announce(row, events)  # the card; with the last one, the result
             # Recorded after its events went out: the stored views never run ahead of the
             # feed, and all cards recorded means the result was announced.
-            await self.runner.write(
-                partial(record_reveal, round_id=row.id, revealed=state.revealed)
-            )
+            await self._write(partial(record_reveal, round_id=row.id, revealed=state.revealed))
             if len(live.revealed) == 2:
                 await self._checkpoint("dealing", row.id)
         ruleset, coup = live.ruleset, state.coup
@@ -334,7 +369,7 @@ class Dealer:
                 pause.hold("settling", row.id)  # inside the transaction, before its commit
             return settled
 
-        settled = await self.runner.write(settling)
+        settled = await self._write(settling)
         if settled is None:
             log.warning("table %s: round %d was finished already", self.table_id, row.id)
         else:

@@ -1,25 +1,26 @@
-"""What a table shows right now, and the WebSocket clients watching it.
+"""What the dealer's table shows right now, and the events it hands on.
 
-The live state holds only what has been revealed: the stored cards of a round are in the
+The live table holds only what has been revealed: the stored cards of a round are in the
 database, but a card enters ``revealed`` (and any message) only at its reveal. The dealer
 hands the table the events its round's state machine returned (``announce``): the table
-follows them (cards shown, result, roads, the last finished round) and sends each as its
-message (``baccarat.server.events``). Every event gets the table's next ``seq``; a client
-that sees a gap re-reads the snapshot. A message is serialized once for all its clients (and
-once more per player with an own part).
+follows them (cards shown, result, roads, the last finished round) and makes each its
+message (``baccarat.server.events``) with the table's next ``seq``. It hands each on as a
+``Broadcast`` (the message, serialized once, and the snapshot after it) to its outlet: this
+node's table mirror, or Redis for the mirrors of every node (``baccarat.server.fanout``).
+The clients themselves are the mirrors' (``baccarat.server.mirror``).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
 from baccarat.fair import ALGORITHM
 from baccarat.roads import Scoreboard
 from baccarat.rulesets import RuleSet
+from baccarat.server.broadcast import Broadcast
 from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.events import (
     BetsClosedEvent,
@@ -31,7 +32,6 @@ from baccarat.server.events import (
     SettledEvent,
     ShoeEndEvent,
     ShoeStartEvent,
-    SnapshotMessage,
     SqueezeEvent,
     Stamp,
     TableEvent,
@@ -56,51 +56,17 @@ from baccarat.table import (
 
 __all__ = [
     "WATCHING_DELAY_S",
-    "Client",
     "LiveTable",
+    "Outlet",
     "finished_round",
     "ruleset_view",
 ]
 
-#: A client further behind than this many messages is dropped (it reconnects for a snapshot).
-MAX_QUEUE = 2_000
+#: Where a live table's broadcasts go.
+Outlet = Callable[[Broadcast], None]
 #: The audience count is sent this long after it changes: a crowd joining at once costs one
 #: ``watching`` event, not one per newcomer for every client.
 WATCHING_DELAY_S = 0.25
-
-
-@dataclass(eq=False)
-class Client:
-    """One WebSocket connection: who it is (if a player) and what it still has to send."""
-
-    player_id: str | None
-    #: The hash of the session the player connected with (closed when the session ends).
-    session: str | None = None
-    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    dropped: bool = False
-    #: The WebSocket close code and reason once the client is dropped.
-    close_code: int = 1000
-    close_reason: str = ""
-    #: The task sending the queue to the socket (set by the feed).
-    sender: asyncio.Task[None] | None = None
-
-    def send(self, text: str) -> bool:
-        """Queue a message; ``False`` (and the client dropped) if it has fallen too far behind."""
-        if self.dropped:
-            return False
-        if self.queue.qsize() >= MAX_QUEUE:
-            self.drop(1013, "too far behind: reconnect for a snapshot")
-            return False
-        self.queue.put_nowait(text)
-        return True
-
-    def drop(self, code: int, reason: str) -> None:
-        """Stop sending now (even if blocked on a slow socket); the feed closes with ``code``."""
-        if not self.dropped:
-            self.dropped, self.close_code, self.close_reason = True, code, reason
-            self.queue.put_nowait(None)
-            if self.sender is not None:
-                self.sender.cancel()
 
 
 def ruleset_view(ruleset: RuleSet) -> dict[str, Any]:
@@ -145,13 +111,28 @@ def finished_round(row: RoundRow) -> dict[str, Any]:
 
 
 class LiveTable:
-    """The in-memory face of one table, owned by its dealer, read by the API and the feed."""
+    """The in-memory face of one table, owned by its dealer; what it shows goes to ``outlet``.
 
-    def __init__(self, settings: TableSettings, ruleset: RuleSet, clock: Clock) -> None:
+    ``audience`` counts who watches the table (on every node).
+    """
+
+    def __init__(
+        self,
+        settings: TableSettings,
+        ruleset: RuleSet,
+        clock: Clock,
+        *,
+        outlet: Outlet,
+        audience: Callable[[], int],
+        seq: int = 0,
+    ) -> None:
         self.settings = settings
         self.clock = clock
+        self.outlet = outlet
+        self.audience = audience
         self.ruleset = ruleset
         self._rules_view = ruleset_view(ruleset)
+        self._ruleset_toml = ruleset.to_toml()
         self.shoe: ShoeRow | None = None
         #: The last ended shoe, public with its server seed.
         self.previous_shoe: dict[str, Any] | None = None
@@ -167,8 +148,8 @@ class LiveTable:
         self.last_round: dict[str, Any] | None = None
         self.board = Scoreboard()
         self._roads: tuple[tuple[int, int], dict[str, Any]] | None = None
-        self.seq = 0
-        self.clients: set[Client] = set()
+        #: The ``seq`` of the last event sent (a dealer taking a table over goes on from it).
+        self.seq = seq
         #: The last audience count sent in a ``watching`` event, and its pending timer.
         self.watching_sent = 0
         self._watching_timer: asyncio.TimerHandle | None = None
@@ -195,11 +176,15 @@ class LiveTable:
     ) -> None:
         """The round in play moved: show it as its state machine left it, send its events."""
         self.round = change.row
-        self.announce(change.row, change.events, own)
+        if change.events:
+            self.announce(change.row, change.events, own)
+        else:  # a change without an event (the cards stored): the snapshots still follow
+            self.sync()
 
     def use_ruleset(self, ruleset: RuleSet) -> None:
         self.ruleset = ruleset
         self._rules_view = ruleset_view(ruleset)
+        self._ruleset_toml = ruleset.to_toml()
 
     def snapshot(self) -> dict[str, Any]:
         """Everything a newcomer needs, showing only revealed cards."""
@@ -237,7 +222,7 @@ class LiveTable:
             "roads": self.roads(),
             "shoe": shoe_state,
             "previous_shoe": self.previous_shoe,
-            "watching": len(self.clients),
+            "watching": self.audience(),
             "seq": self.seq,
             "now": self.clock.now_ms(),
         }
@@ -249,18 +234,9 @@ class LiveTable:
             self._roads = (key, self.board.snapshot())
         return self._roads[1]
 
-    def attach(self, client: Client) -> None:
-        """Register a client and queue its snapshot first, so no event can come before it."""
-        snapshot = {"seq": self.seq, "table": self.snapshot()}
-        client.send(SnapshotMessage.model_validate(snapshot).text())
-        self.clients.add(client)
-        self._audience_changed()
-
-    def detach(self, client: Client) -> None:
-        self.clients.discard(client)
-        self._audience_changed()
-
-    def _audience_changed(self) -> None:
+    def audience_changed(self) -> None:
+        """The audience may have changed: its count goes out a little later (one event for
+        a crowd joining at once)."""
         if self._watching_timer is not None:
             return
         try:
@@ -268,13 +244,13 @@ class LiveTable:
         except RuntimeError:  # no event loop: nobody to tell
             return
         # A big audience hears its count less often: each count is a message to everyone.
-        delay = max(WATCHING_DELAY_S, len(self.clients) / 1000)
+        delay = max(WATCHING_DELAY_S, self.audience() / 1000)
         self._watching_timer = loop.call_later(delay, self.send_watching)
 
     def send_watching(self) -> None:
         """Publish ``watching {count}`` if the audience changed since the last one sent."""
         self._watching_timer = None
-        count = len(self.clients)
+        count = self.audience()
         if count != self.watching_sent:
             self.watching_sent = count
             self.publish(lambda stamp: WatchingEvent(**stamp, count=count))
@@ -346,21 +322,22 @@ class LiveTable:
         make: Callable[[Stamp], TableEvent],
         own: Mapping[str, Mapping[str, Any]] | None = None,
     ) -> int:
-        """Send the event ``make`` builds with the table's next stamp to every client; a
-        player in ``own`` gets a copy with their own part added. Returns its ``seq``."""
+        """Hand on the event ``make`` builds with the table's next stamp; a player in ``own``
+        gets a copy with their own part added. Returns its ``seq``."""
         event = make(Stamp(seq=self.seq + 1, table_id=self.id, now=self.clock.now_ms()))
         self.seq = event.seq
-        text = event.text()
-        copies: dict[str, str] = {}
-        for client in list(self.clients):
-            payload = text
-            player = client.player_id
-            if own and player is not None and player in own:
-                if player not in copies:
-                    copies[player] = (
-                        type(event).model_validate({**dict(event), **own[player]}).text()
-                    )
-                payload = copies[player]
-            if not client.send(payload):
-                self.clients.discard(client)
+        fields = event.model_dump(mode="json") if own else None
+        mine = {player: dict(part) for player, part in (own or {}).items()}
+        self.outlet(
+            Broadcast(
+                self.id, self.seq, event.text(), fields, mine, self.snapshot(), self._ruleset_toml
+            )
+        )
         return self.seq
+
+    def sync(self) -> None:
+        """Hand on the table's state without an event (after a change no event shows, such
+        as a restart's recovery), so that every mirror's snapshot follows."""
+        self.outlet(
+            Broadcast(self.id, self.seq, None, None, {}, self.snapshot(), self._ruleset_toml)
+        )

@@ -262,6 +262,9 @@ class Health(_Model):
     status: Literal["ok"]
     database: str
     tables: list[str]
+    cluster: bool = Field(description="Whether this is one node of several.")
+    node: str | None = Field(description="This node's name (a cluster's node).")
+    dealing: list[str] = Field(description="The tables this node deals now.")
 
 
 class ClientConfig(_Model):

@@ -1,6 +1,11 @@
-"""The running service: database, bet queue, live tables and their dealers, metrics.
+"""The running service: database, bet queue, table mirrors, dealers, metrics.
 
 One ``Service`` lives on ``app.state.service``; the routers reach it through ``deps``.
+Every table has a mirror here (``tables``: what the API shows and the feed sends). Alone,
+the service deals every table itself and hands each broadcast straight to its mirror. As
+one node of a cluster (``config.cluster``) it deals only the tables whose lease it holds
+(``lease_keeper``), and the broadcasts of every table reach its mirrors through Redis
+(``fanout``); see ``docs/deployment.md``.
 """
 
 from __future__ import annotations
@@ -8,29 +13,44 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from functools import partial
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 
 from baccarat.rulesets import RuleSet, load_ruleset
 from baccarat.server.anchor import AnchorWriter
 from baccarat.server.auth import TokenBook
 from baccarat.server.bet_queue import BetQueue
+from baccarat.server.broadcast import Broadcast
 from baccarat.server.clock import Clock
 from baccarat.server.config import ServerConfig
 from baccarat.server.dealer import Dealer
 from baccarat.server.errors import ApiError
-from baccarat.server.live import LiveTable
+from baccarat.server.fanout import LocalFanout, RedisFanout
+from baccarat.server.lease_keeper import Held, LeaseKeeper
+from baccarat.server.live import LiveTable, Outlet
 from baccarat.server.metrics import Metrics
+from baccarat.server.mirror import TableMirror
+from baccarat.server.presence import Presence
 from baccarat.server.quiet_gc import QuietCollector
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database, upgrade
 from baccarat.store.clock import db_now
 from baccarat.store.keyfile import KeySource
+from baccarat.store.leases import fence
+from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import register_table, seal_open_shoes
 from baccarat.store.undealt import UndealtRound, finish_undealt_tables
-from baccarat.table import Phase
+from baccarat.table import Phase, TableSettings
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["Service"]
+
+#: An arbitrary key of the advisory lock nodes take to register the tables one at a time.
+_REGISTER_LOCK = 7_240_001
 
 log = logging.getLogger("baccarat.server")
 
@@ -52,8 +72,16 @@ class Service:
         #: the bet path too; tests move it days ahead without moving the dealers.
         self.policy_clock = policy_clock or clock
         self.metrics = Metrics()
-        self.tables: dict[str, LiveTable] = {}
+        #: Every table as this node shows it (whoever deals it).
+        self.tables: dict[str, TableMirror] = {}
+        #: The tables this node deals now: their live tables and dealers.
+        self.live: dict[str, LiveTable] = {}
         self.dealers: dict[str, Dealer] = {}
+        self.lease_keeper: LeaseKeeper | None = None
+        self.presence: Presence | None = None
+        self._redis: Redis | None = None
+        self._fanout: LocalFanout | RedisFanout | None = None
+        self._vault: SeedVault | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._runner: StoreRunner | None = None
         self._bet_queue: BetQueue | None = None
@@ -84,16 +112,30 @@ class Service:
         """The rules each table deals by now (its current shoe's)."""
         return {table_id: live.ruleset for table_id, live in self.tables.items()}
 
-    def table(self, table_id: str) -> LiveTable:
-        """The live table, or a 404."""
-        live = self.tables.get(table_id)
-        if live is None:
+    @property
+    def node_id(self) -> str | None:
+        return None if self.config.cluster is None else self.config.cluster.node_id
+
+    def dealing(self) -> list[str]:
+        """The tables this node deals now."""
+        if self.lease_keeper is not None:
+            return self.lease_keeper.dealing()
+        return sorted(self.dealers)
+
+    def table(self, table_id: str) -> TableMirror:
+        """The table as this node shows it, or a 404 (a 503 before its first state)."""
+        mirror = self.tables.get(table_id)
+        if mirror is None:
             raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
-        return live
+        if not mirror.ready.is_set():
+            raise ApiError(503, "table_starting", f"table {table_id!r} is starting: try again")
+        return mirror
 
     async def start(self) -> None:
         """Open and migrate the database, register the tables, start the bet queue and the dealers."""
-        database = Database(self.config.database_url)
+        cluster = self.config.cluster
+        idle_ms = None if cluster is None else cluster.lease_ms
+        database = Database(self.config.database_url, idle_in_transaction_ms=idle_ms)
         await asyncio.to_thread(database.ping)
         await asyncio.to_thread(upgrade, database)
         self._runner = StoreRunner(database)
@@ -110,6 +152,8 @@ class Service:
         rulesets = {s.table_id: load_ruleset(s.ruleset) for s in self.config.tables}
 
         def register(c: Connection) -> None:
+            if c.dialect.name == "postgresql":  # nodes starting together take turns
+                c.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _REGISTER_LOCK})
             now = db_now(c)
             for settings in self.config.tables:
                 register_table(c, settings.table_id, settings.ruleset, settings.to_json(), now)
@@ -120,26 +164,16 @@ class Service:
         # seed no loaded key opens stops the start here rather than in a dealer.
         vault = KeySource(self.config.seed_key_file).vault()
         await self.runner.write(lambda c: seal_open_shoes(c, vault))
+        self._vault = vault
         self._bet_queue.start()
         for settings in self.config.tables:
-            live = LiveTable(settings, rulesets[settings.table_id], self.clock)
-            dealer = Dealer(
-                live,
-                rulesets[settings.table_id],
-                self.runner,
-                self.clock,
-                self.metrics,
-                vault=vault,
+            self.tables[settings.table_id] = TableMirror(
+                settings, rulesets[settings.table_id], self.clock
             )
-            self.tables[settings.table_id] = live
-            self.dealers[settings.table_id] = dealer
-            self._tasks.append(
-                asyncio.create_task(dealer.run(), name=f"dealer-{settings.table_id}")
-            )
-        # Serve once every table has restored its state and voided the rounds without cards, so
-        # no request sees a stale round and no bet lands in a round about to be voided. A round
-        # with stored cards is revealed and settled after: the players connected see it.
-        await asyncio.gather(*(dealer.ready.wait() for dealer in self.dealers.values()))
+        if cluster is None:
+            await self._deal_alone()
+        else:
+            await self._join_cluster()
         self._collector = QuietCollector(
             self.nobody_betting, self.clock, on_pause=self.metrics.gc_pause.observe
         )
@@ -151,6 +185,127 @@ class Service:
             )
             await self._anchor.start()
             self._tasks.append(asyncio.create_task(self._anchor.run(), name="audit-anchor"))
+
+    def _dealer(self, settings: TableSettings, outlet: Outlet, seq: int = 0) -> Dealer:
+        """A dealer of the table, with a live table handing its broadcasts to ``outlet``."""
+        assert self._vault is not None
+        mirror = self.tables[settings.table_id]
+        ruleset = load_ruleset(settings.ruleset)
+        live = LiveTable(
+            settings, ruleset, self.clock, outlet=outlet, audience=mirror.audience, seq=seq
+        )
+        return Dealer(
+            live,
+            ruleset,
+            self.runner,
+            self.clock,
+            self.metrics,
+            vault=self._vault,
+            node_id=self.node_id or "",
+        )
+
+    async def _deal_alone(self) -> None:
+        """Deal every table here, each broadcast straight to its mirror."""
+        fanout = LocalFanout(self.tables)
+        self._fanout = fanout
+        for settings in self.config.tables:
+            dealer = self._dealer(settings, fanout.publish)
+            self.tables[settings.table_id].on_audience = dealer.live.audience_changed
+            self.live[settings.table_id] = dealer.live
+            self.dealers[settings.table_id] = dealer
+            self._tasks.append(
+                asyncio.create_task(dealer.run(), name=f"dealer-{settings.table_id}")
+            )
+        # Serve once every table has restored its state and voided the rounds without cards, so
+        # no request sees a stale round and no bet lands in a round about to be voided. A round
+        # with stored cards is revealed and settled after: the players connected see it.
+        await asyncio.gather(*(dealer.ready.wait() for dealer in self.dealers.values()))
+
+    async def _join_cluster(self) -> None:
+        """Read every table's state from Redis, keep presence, take this node's share."""
+        from redis.asyncio import Redis
+
+        cluster = self.config.cluster
+        assert cluster is not None
+        redis = Redis.from_url(cluster.redis_url, socket_timeout=5, socket_connect_timeout=2)
+        self._redis = redis
+        fanout = RedisFanout(redis, cluster.prefix, self.tables)
+        self._fanout = fanout
+        presence = Presence(redis, cluster.prefix, cluster.node_id, self.tables)
+        self.presence = presence
+        for mirror in self.tables.values():
+            mirror.whole_audience = partial(presence.total, mirror.id)
+        presence.on_total = self._audience_total_changed
+        try:
+            await fanout.catch_up()
+            await presence.beat()
+        except Exception as error:  # Redis away at start: the tasks below keep trying
+            log.warning("redis unavailable at start (%s); retrying", error)
+        self._tasks.append(asyncio.create_task(fanout.run_reader(), name="feed-reader"))
+        self._tasks.append(asyncio.create_task(fanout.run_writer(), name="feed-writer"))
+        self._tasks.append(asyncio.create_task(presence.run(), name="presence"))
+        keeper = LeaseKeeper(
+            self.runner.database,
+            cluster.node_id,
+            [settings.table_id for settings in self.config.tables],
+            cluster.lease_ms,
+            nodes_up=lambda: len(presence.nodes),
+            start_dealer=self._deal_held,
+        )
+        self.lease_keeper = keeper
+        await keeper.beat()
+        self._tasks.append(asyncio.create_task(keeper.run(), name="lease-keeper"))
+        # Answer once every table shows a state, from its dealer here or elsewhere; a table
+        # whose dealer is not up yet answers 503 until it is (a fresh cluster's first node).
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                asyncio.gather(*(m.ready.wait() for m in self.tables.values())),
+                cluster.lease_ms / 1000 * 2 + 2,
+            )
+
+    def _deal_held(self, held: Held) -> asyncio.Task[None]:
+        """Start dealing a table whose lease this node has just taken."""
+        assert isinstance(self._fanout, RedisFanout)
+        fanout = self._fanout
+        settings = next(s for s in self.config.tables if s.table_id == held.table_id)
+        mirror = self.tables[held.table_id]
+
+        def outlet(broadcast: Broadcast) -> None:
+            # Only under a lease still valid by this node's clock: a node that was paused
+            # past it says nothing more (its next write is refused by the fence).
+            if held.valid():
+                fanout.publish(broadcast)
+
+        def guard(connection: Connection) -> None:
+            held.check()
+            fence(connection, held.table_id, held.epoch)
+
+        dealer = self._dealer(settings, outlet, seq=mirror.seq)
+        dealer.fence = guard
+        held.dealer = dealer
+        self.live[held.table_id] = dealer.live
+        self.dealers[held.table_id] = dealer
+
+        async def deal() -> None:
+            try:
+                latest = await fanout.latest(held.table_id)
+                if latest is not None and latest.seq > dealer.live.seq:
+                    dealer.live.seq = latest.seq
+            except Exception as error:  # Redis away: go on from this node's mirror
+                log.warning("cannot read the feed of %s (%s)", held.table_id, error)
+            try:
+                await dealer.run()
+            finally:
+                if self.dealers.get(held.table_id) is dealer:
+                    del self.dealers[held.table_id]
+                    del self.live[held.table_id]
+
+        return asyncio.create_task(deal(), name=f"dealer-{held.table_id}")
+
+    def _audience_total_changed(self, table_id: str) -> None:
+        live = self.live.get(table_id)
+        if live is not None:
+            live.audience_changed()
 
     async def _finish_undealt_tables(self) -> None:
         """Finish the rounds in play of tables this server does not deal (nobody watches them)."""
@@ -170,9 +325,14 @@ class Service:
 
     def nobody_betting(self) -> bool:
         """No table is open for bets right now."""
-        return all(live.phase is not Phase.OPEN for live in self.tables.values())
+        return all(mirror.phase is not Phase.OPEN for mirror in self.tables.values())
 
     async def stop(self) -> None:
+        if self.lease_keeper is not None:
+            await self.lease_keeper.stop()  # other nodes take the tables over at once
+        if self.presence is not None:
+            with contextlib.suppress(Exception):
+                await self.presence.leave()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -180,9 +340,12 @@ class Service:
                 await task
         if self._bet_queue is not None:
             await self._bet_queue.stop()
-        for live in self.tables.values():
-            for client in list(live.clients):
+        for mirror in self.tables.values():
+            for client in list(mirror.clients):
                 client.drop(1001, "the server is stopping")
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
         if self._collector is not None:
             self._collector.uninstall()
         if self._anchor is not None:

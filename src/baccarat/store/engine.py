@@ -90,7 +90,10 @@ class Database:
     and begins every transaction with ``BEGIN IMMEDIATE``.
     """
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, *, idle_in_transaction_ms: int | None = None) -> None:
+        """``idle_in_transaction_ms`` (PostgreSQL): the server ends a session of this database
+        that stays that long inside a transaction without a statement, and so frees its locks
+        (a node paused mid-transaction must not hold a table's lease row for ever)."""
         self.url = database_url(url)
         try:
             parsed = make_url(self.url)
@@ -118,6 +121,9 @@ class Database:
             self.read_engine = create_engine(
                 self.url, pool_size=8, max_overflow=8, isolation_level="REPEATABLE READ"
             )
+            if idle_in_transaction_ms is not None:
+                for engine in (self.write_engine, self.read_engine):
+                    _end_idle_transactions(engine, idle_in_transaction_ms)
 
     @property
     def is_sqlite(self) -> bool:
@@ -146,6 +152,14 @@ class Database:
     def dispose(self) -> None:
         self.write_engine.dispose()
         self.read_engine.dispose()
+
+
+def _end_idle_transactions(engine: Engine, after_ms: int) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET idle_in_transaction_session_timeout = {int(after_ms)}")
+        dbapi_connection.commit()
 
 
 def _first_line(error: BaseException) -> str:

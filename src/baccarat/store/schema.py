@@ -49,6 +49,7 @@ __all__ = [
     "rounds",
     "server_secrets",
     "shoes",
+    "table_leases",
     "ws_tickets",
 ]
 
@@ -282,6 +283,17 @@ audit_log = Table(
     Column("details", Text, nullable=False),
     Column("prev_hash", String(64), nullable=False),
     Column("hash", String(64), nullable=False),
+)
+
+table_leases = Table(
+    "table_leases",
+    metadata,
+    # The node dealing a table (``baccarat.store.leases``): only while ``expires_at`` (database
+    # clock, ms) is ahead, and only under ``epoch``, which grows at every change of holder.
+    Column("table_id", String(64), primary_key=True),
+    Column("node_id", String(100), nullable=False),
+    Column("epoch", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
 )
 
 server_secrets = Table(

@@ -129,8 +129,8 @@ async def undo_bets(
     action: Action = "undo_last" if last else "undo"
     # The request as sent (an omitted round is part of it), for the Idempotency-Key.
     fingerprint = request_hash(action, table_id, round_id or 0, {})
-    if round_id is None and live.round is not None and live.phase is Phase.OPEN:
-        round_id = live.round.id
+    if round_id is None and live.phase is Phase.OPEN:
+        round_id = live.round_id
     # With no round open, the order names none: the batch replays a retry's first answer
     # (by its key) or refuses it (betting_closed).
     order = BetOrder(player, table_id, round_id, action, {}, key, fingerprint)

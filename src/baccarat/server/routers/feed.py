@@ -25,7 +25,7 @@ import contextlib
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from baccarat.server.auth import MAX_TOKEN_CHARS, bearer_token
-from baccarat.server.live import Client
+from baccarat.server.mirror import Client
 from baccarat.server.service import Service
 from baccarat.store.sessions import LiveSession, redeem_ticket
 
@@ -86,7 +86,7 @@ async def table_feed(websocket: WebSocket, table_id: str, ticket: str | None = N
     service: Service = websocket.app.state.service
     await websocket.accept()
     live = service.tables.get(table_id)
-    if live is None:
+    if live is None or not live.ready.is_set():
         await websocket.close(code=4404, reason=close_reason(f"there is no table {table_id!r}"))
         return
     session = None

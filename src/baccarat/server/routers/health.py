@@ -22,9 +22,17 @@ router = APIRouter(tags=["operations"])
 
 
 @router.get("/healthz")
+@router.get("/api/health")
 async def healthz(service: ServiceDep) -> Health:
-    """The server is up, its database open and its tables dealing."""
-    return Health(status="ok", database=service.dialect, tables=list(service.tables))
+    """The server is up, its database open and its tables dealing; which it deals itself."""
+    return Health(
+        status="ok",
+        database=service.dialect,
+        tables=list(service.tables),
+        cluster=service.config.cluster is not None,
+        node=service.node_id,
+        dealing=service.dealing(),
+    )
 
 
 @router.get("/metrics", response_class=Response, include_in_schema=False)

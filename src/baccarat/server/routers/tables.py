@@ -16,7 +16,11 @@ router = APIRouter(tags=["tables"])
 @router.get("/api/tables")
 async def list_tables(service: ServiceDep) -> list[TableView]:
     """Every table of this server."""
-    return [TableView.model_validate(live.snapshot()) for live in service.tables.values()]
+    return [
+        TableView.model_validate(mirror.snapshot())
+        for mirror in service.tables.values()
+        if mirror.ready.is_set()
+    ]
 
 
 @router.get("/api/tables/{table_id}", responses=errors(404, 422))

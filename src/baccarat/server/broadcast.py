@@ -1,0 +1,67 @@
+"""One table event as every node receives it: the message, and the table's state after it.
+
+The dealer's live table makes a ``Broadcast`` per event (and one without an event when its
+state changed silently, such as the cards being stored). One node hands it straight to its
+table mirror; a cluster sends it through Redis to the mirror of every node. It carries all
+a mirror needs to serve a newcomer without asking the dealer: the public snapshot and the
+rule set in play. A player's own part of a ``settled`` or ``round_void`` travels beside the
+public event and is joined to it only in that player's copy, on the node they are connected to.
+
+>>> b = Broadcast("ez", 7, '{"type":"card"}', {"type": "card"}, {}, {"seq": 7}, "name = 'ez'")
+>>> Broadcast.from_json(b.to_json()) == b
+True
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Broadcast"]
+
+
+@dataclass(frozen=True, slots=True)
+class Broadcast:
+    """Event ``seq`` of table ``table_id`` (``text`` ``None``: only its state changed)."""
+
+    table_id: str
+    seq: int
+    #: The public message, serialized once for every client.
+    text: str | None
+    #: The public message's fields, to which a player's own part is added (``None`` when no
+    #: player has one).
+    event: dict[str, Any] | None
+    #: Each player's own part (their results, what came back), by player id.
+    own: dict[str, dict[str, Any]]
+    #: The table as a newcomer's snapshot shows it, after this event.
+    snapshot: dict[str, Any]
+    #: The rule set in play (its TOML text), for the bets taken on any node.
+    ruleset_toml: str
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "table_id": self.table_id,
+                "seq": self.seq,
+                "text": self.text,
+                "event": self.event,
+                "own": self.own,
+                "snapshot": self.snapshot,
+                "ruleset": self.ruleset_toml,
+            },
+            separators=(",", ":"),
+        )
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> Broadcast:
+        data = json.loads(text)
+        return cls(
+            data["table_id"],
+            int(data["seq"]),
+            data["text"],
+            data["event"],
+            data["own"],
+            data["snapshot"],
+            data["ruleset"],
+        )

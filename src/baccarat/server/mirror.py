@@ -1,0 +1,166 @@
+"""A node's view of one table, and the WebSocket clients watching it on this node.
+
+Every node has a ``TableMirror`` per table, whichever node deals it: the mirror takes the
+dealer's broadcasts in ``seq`` order (straight from the dealer on one node, through Redis
+in a cluster), keeps the latest public snapshot and rule set (what the API answers and the
+bets are checked against), and sends each event to its own clients. A message is serialized
+once, by the dealer, for every client on every node; only a player with an own part of a
+``settled`` or ``round_void`` gets a copy of their own, made on the node they watch from.
+
+Each client has a bounded queue: one too far behind (a slow or stalled connection) is
+dropped with close code 1013 and reconnects for a snapshot, so one slow consumer never holds
+memory or time of the others.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from baccarat.rulesets import RuleSet, parse_ruleset
+from baccarat.server.broadcast import Broadcast
+from baccarat.server.clock import Clock
+from baccarat.server.events import MESSAGES, SnapshotMessage
+from baccarat.table import Phase, TableSettings
+
+__all__ = ["MAX_QUEUE", "TOO_FAR_BEHIND", "Client", "TableMirror"]
+
+#: A client further behind than this many messages is dropped (it reconnects for a snapshot).
+#: A round is about a dozen messages: this is minutes of a stalled connection.
+MAX_QUEUE = 500
+#: The close code of a client dropped for falling behind ("try again later").
+TOO_FAR_BEHIND = 1013
+
+
+@dataclass(eq=False, slots=True)
+class Client:
+    """One WebSocket connection: who it is (if a player) and what it still has to send."""
+
+    player_id: str | None
+    #: The hash of the session the player connected with (closed when the session ends).
+    session: str | None = None
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    dropped: bool = False
+    #: The WebSocket close code and reason once the client is dropped.
+    close_code: int = 1000
+    close_reason: str = ""
+    #: The task sending the queue to the socket (set by the feed).
+    sender: asyncio.Task[None] | None = None
+
+    def send(self, text: str) -> bool:
+        """Queue a message; ``False`` (and the client dropped) if it has fallen too far behind."""
+        if self.dropped:
+            return False
+        if self.queue.qsize() >= MAX_QUEUE:
+            self.drop(TOO_FAR_BEHIND, "too far behind: reconnect for a snapshot")
+            return False
+        self.queue.put_nowait(text)
+        return True
+
+    def drop(self, code: int, reason: str) -> None:
+        """Stop sending now (even if blocked on a slow socket); the feed closes with ``code``."""
+        if not self.dropped:
+            self.dropped, self.close_code, self.close_reason = True, code, reason
+            self.queue.put_nowait(None)
+            if self.sender is not None:
+                self.sender.cancel()
+
+
+class TableMirror:
+    """One table as this node shows it: the dealer's latest state and this node's clients.
+
+    ``whole_audience`` is how many watch the table on every node (``None``: only this node's
+    clients, the one-process case); ``on_audience`` is told when this node's clients change.
+    """
+
+    def __init__(
+        self,
+        settings: TableSettings,
+        ruleset: RuleSet,
+        clock: Clock,
+        *,
+        on_audience: Callable[[], None] | None = None,
+        whole_audience: Callable[[], int] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.ruleset = ruleset
+        self._ruleset_toml: str | None = None
+        self.seq = 0
+        self._snapshot: dict[str, Any] | None = None
+        self.clients: set[Client] = set()
+        self.on_audience = on_audience
+        self.whole_audience = whole_audience
+        #: Set once the first broadcast has arrived: before it the table has nothing to show.
+        self.ready = asyncio.Event()
+
+    @property
+    def id(self) -> str:
+        return self.settings.table_id
+
+    @property
+    def phase(self) -> Phase | None:
+        """The phase of the round in play (``None`` between shoes or before any state)."""
+        round_state = None if self._snapshot is None else self._snapshot.get("round")
+        return None if round_state is None else Phase(round_state["phase"])
+
+    @property
+    def round_id(self) -> int | None:
+        """The id of the round in play, if any."""
+        round_state = None if self._snapshot is None else self._snapshot.get("round")
+        return None if round_state is None else int(round_state["id"])
+
+    def audience(self) -> int:
+        """How many watch this table on every node."""
+        return len(self.clients) if self.whole_audience is None else self.whole_audience()
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a newcomer needs (only revealed cards), with this node's clock."""
+        if self._snapshot is None:
+            raise LookupError(f"table {self.id!r} has no state yet")
+        return {**self._snapshot, "watching": self.audience(), "now": self.clock.now_ms()}
+
+    def apply(self, broadcast: Broadcast) -> None:
+        """Take the dealer's next broadcast: keep its state, send its event to the clients.
+
+        One older than what this node has shown (a dealer's that was fenced off, a duplicate
+        after a reconnection) changes nothing."""
+        if broadcast.seq < self.seq or (broadcast.seq == self.seq and broadcast.text is not None):
+            return
+        self.seq = broadcast.seq
+        self._snapshot = broadcast.snapshot
+        if broadcast.ruleset_toml != self._ruleset_toml:
+            self.ruleset = parse_ruleset(broadcast.ruleset_toml)
+            self._ruleset_toml = broadcast.ruleset_toml
+        self.ready.set()
+        if broadcast.text is not None:
+            self._deliver(broadcast)
+
+    def _deliver(self, broadcast: Broadcast) -> None:
+        assert broadcast.text is not None
+        own, event = broadcast.own, broadcast.event
+        copies: dict[str, str] = {}
+        for client in list(self.clients):
+            payload = broadcast.text
+            player = client.player_id
+            if own and event is not None and player is not None and player in own:
+                if player not in copies:
+                    copies[player] = MESSAGES.validate_python({**event, **own[player]}).text()
+                payload = copies[player]
+            if not client.send(payload):
+                self.clients.discard(client)
+
+    def attach(self, client: Client) -> None:
+        """Register a client, its snapshot queued first so no event can come before it."""
+        snapshot = {"seq": self.seq, "table": self.snapshot()}
+        client.send(SnapshotMessage.model_validate(snapshot).text())
+        self.clients.add(client)
+        if self.on_audience is not None:
+            self.on_audience()
+
+    def detach(self, client: Client) -> None:
+        self.clients.discard(client)
+        if self.on_audience is not None:
+            self.on_audience()
