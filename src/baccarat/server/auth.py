@@ -11,15 +11,23 @@ The bet path is the one exception to the read per use, because it is the hot pat
 token's owner never changes, so ``bettor`` remembers it after the first look-up, and the
 bet queue checks that the session is still live in the very transaction that takes the
 stakes (one query per batch, ``store.sessions.confirm_sessions``). An ended session still
-places nothing, and no bet waits for a read of its own.
+places nothing, and no bet waits for a read of its own. In a cluster the owners are shared
+in Redis (``<prefix>:owner:<session hash>``, expiring with the longest session), so a bet
+reaching any node finds its owner there rather than in the database.
 """
 
 from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING
 
 from baccarat.server.clock import Clock
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store.players import token_hash
 from baccarat.store.sessions import LiveSession, live_session, touch_session
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 __all__ = ["TokenBook", "bearer_token"]
 
@@ -55,6 +63,11 @@ class TokenBook:
         self.idle_ms = idle_ms
         #: Session hash -> its player: true for ever once true, so safe to keep.
         self._owners: dict[str, str] = {}
+        #: The owners every node has looked up (a cluster's Redis), and its key prefix.
+        self.shared: Redis | None = None
+        self.shared_prefix = "baccarat"
+        #: How long a shared owner is kept (the longest a session lives).
+        self.shared_ms = 24 * 3_600_000
 
     def now_ms(self) -> int:
         """The sessions' clock now, in epoch milliseconds."""
@@ -100,11 +113,29 @@ class TokenBook:
         if not token or len(token) > MAX_TOKEN_CHARS:
             return None
         hashed = token_hash(token)
-        owner = self._owners.get(hashed)
+        owner = self._owners.get(hashed) or await self._shared_owner(hashed)
         if owner is not None:
+            self._remember(hashed, owner)
             return owner, hashed
         found = await self.session(token)
         if found is None:
             return None
         self._remember(hashed, found.player_id)
+        await self._share_owner(hashed, found.player_id)
         return found.player_id, hashed
+
+    async def _shared_owner(self, hashed: str) -> str | None:
+        if self.shared is None:
+            return None
+        try:
+            owner = await self.shared.get(f"{self.shared_prefix}:owner:{hashed}")
+        except Exception:  # Redis away: the database answers
+            return None
+        return None if owner is None else owner.decode()
+
+    async def _share_owner(self, hashed: str, player_id: str) -> None:
+        if self.shared is None:
+            return
+        key = f"{self.shared_prefix}:owner:{hashed}"
+        with contextlib.suppress(Exception):  # Redis away: the next node reads the database
+            await self.shared.set(key, player_id, px=self.shared_ms)

@@ -2,8 +2,10 @@
 
 Every ``lease_ms / 4`` the keeper renews the leases it holds (``baccarat.store.leases``) and,
 while it holds fewer than its share (the tables divided by the nodes up, rounded up), takes
-a free or expired one and starts its dealer; holding more than its share (a node joined), it
-hands one over at the end of its round. A dealer publishes only while its lease is valid by
+a free or expired one and starts its dealer. A table left free for a whole lease more (its
+node died while every other node had its share) is taken by any node: no table stays
+undealt. Holding more than its share (a node joined), a node hands one over at the end of
+its round. A dealer publishes only while its lease is valid by
 this node's own monotonic clock (renewed at least ``SAFETY`` of a lease ago), and writes only
 under its epoch (the store's fence): a node that was paused past its lease says and writes
 nothing more, and stops that dealer.
@@ -144,18 +146,26 @@ class LeaseKeeper:
                 await self._forget(held, give_up=False)
         share = self.share()
         if len(self.held) > share and not any(h.handing_over for h in self.held.values()):
+            # Hand one over at the end of its round; a node under its share takes it.
             surplus = max(self.held.values(), key=lambda h: _rank(h.table_id, self.node_id))
             surplus.handing_over = True
             if surplus.dealer is not None:
                 surplus.dealer.hand_over.set()
         for table_id in self._order():
-            if len(self.held) >= share:
-                break
             if table_id in self.held:
                 continue
+            # Past its share a node still takes a table nobody has taken for a whole lease
+            # (the nodes under their share had the first chance): no table stays undealt.
+            unheld_ms = 0 if len(self.held) < share else self.lease_ms
             started = time.monotonic()
             epoch_or_none = await self._db(
-                partial(acquire, table_id=table_id, node_id=self.node_id, lease_ms=self.lease_ms)
+                partial(
+                    acquire,
+                    table_id=table_id,
+                    node_id=self.node_id,
+                    lease_ms=self.lease_ms,
+                    unheld_ms=unheld_ms,
+                )
             )
             if epoch_or_none is None:
                 continue

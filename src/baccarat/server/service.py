@@ -38,7 +38,7 @@ from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database, upgrade
 from baccarat.store.clock import db_now
 from baccarat.store.keyfile import KeySource
-from baccarat.store.leases import fence
+from baccarat.store.leases import add_leases, fence
 from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import register_table, seal_open_shoes
 from baccarat.store.undealt import UndealtRound, finish_undealt_tables
@@ -157,6 +157,7 @@ class Service:
             now = db_now(c)
             for settings in self.config.tables:
                 register_table(c, settings.table_id, settings.ruleset, settings.to_json(), now)
+            add_leases(c, [settings.table_id for settings in self.config.tables])
 
         await self.runner.write(register)
         await self._finish_undealt_tables()
@@ -179,6 +180,10 @@ class Service:
         )
         self._collector.install()  # what start-up built is long-lived: freeze it now
         self._tasks.append(asyncio.create_task(self._collector.run(), name="quiet-collector"))
+        if self.lease_keeper is not None:
+            # Leases only once start-up's long steps are done: a lease's clock runs from
+            # its first beat. A table whose dealer is not up yet answers 503 until it is.
+            self._tasks.append(asyncio.create_task(self.lease_keeper.run(), name="leases"))
         if self.config.audit_anchor is not None:
             self._anchor = AnchorWriter(
                 self.config.audit_anchor, self.config.audit_anchor_every, self.runner, self.clock
@@ -236,6 +241,8 @@ class Service:
         for mirror in self.tables.values():
             mirror.whole_audience = partial(presence.total, mirror.id)
         presence.on_total = self._audience_total_changed
+        self.tokens.shared, self.tokens.shared_prefix = redis, cluster.prefix
+        self.tokens.shared_ms = max(self.config.session_lifetime_ms, self.config.guest_lifetime_ms)
         try:
             await fanout.catch_up()
             await presence.beat()
@@ -253,15 +260,6 @@ class Service:
             start_dealer=self._deal_held,
         )
         self.lease_keeper = keeper
-        await keeper.beat()
-        self._tasks.append(asyncio.create_task(keeper.run(), name="lease-keeper"))
-        # Answer once every table shows a state, from its dealer here or elsewhere; a table
-        # whose dealer is not up yet answers 503 until it is (a fresh cluster's first node).
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(
-                asyncio.gather(*(m.ready.wait() for m in self.tables.values())),
-                cluster.lease_ms / 1000 * 2 + 2,
-            )
 
     def _deal_held(self, held: Held) -> asyncio.Task[None]:
         """Start dealing a table whose lease this node has just taken."""

@@ -9,10 +9,12 @@ epoch and has not expired the transaction is refused with ``FencedError``. A nod
 past its lease (GC, SIGSTOP, a cut network) therefore writes nothing more, even before
 another node has taken the table.
 
+>>> import tempfile
 >>> from baccarat.store import Database, upgrade
->>> database = Database("sqlite://")
+>>> database = Database(f"sqlite:///{tempfile.mkdtemp()}/leases.db")
 >>> upgrade(database)
 >>> with database.write() as c:
+...     add_leases(c, ["standard"])
 ...     first = acquire(c, "standard", "n1", 3000)
 ...     other = acquire(c, "standard", "n2", 3000)
 ...     again = acquire(c, "standard", "n1", 3000)
@@ -24,6 +26,7 @@ another node has taken the table.
 Traceback (most recent call last):
 ...
 baccarat.store.leases.FencedError: table 'standard': the lease's epoch is 1, not 2
+>>> database.dispose()
 """
 
 from __future__ import annotations
@@ -35,7 +38,16 @@ from sqlalchemy import Connection, insert, select, update
 from baccarat.store.clock import db_now
 from baccarat.store.schema import table_leases
 
-__all__ = ["FencedError", "Lease", "acquire", "fence", "lease_holders", "release", "renew"]
+__all__ = [
+    "FencedError",
+    "Lease",
+    "acquire",
+    "add_leases",
+    "fence",
+    "lease_holders",
+    "release",
+    "renew",
+]
 
 
 class FencedError(Exception):
@@ -60,19 +72,32 @@ def _row(connection: Connection, table_id: str, *, lock: bool, share: bool = Fal
     return None if row is None else Lease(row.table_id, row.node_id, row.epoch, row.expires_at)
 
 
-def acquire(connection: Connection, table_id: str, node_id: str, lease_ms: int) -> int | None:
+def add_leases(connection: Connection, table_ids: list[str]) -> None:
+    """Give each table a lease row, held by nobody, if it has none (at registration, which
+    nodes do one at a time: taking a lease then only ever updates its row)."""
+    known = set(connection.scalars(select(table_leases.c.table_id)))
+    for table_id in table_ids:
+        if table_id not in known:
+            connection.execute(
+                insert(table_leases).values(table_id=table_id, node_id="", epoch=0, expires_at=0)
+            )
+
+
+def acquire(
+    connection: Connection, table_id: str, node_id: str, lease_ms: int, *, unheld_ms: int = 0
+) -> int | None:
     """Take or keep the lease of ``table_id`` for ``lease_ms``; its epoch, or ``None`` if
-    another node holds it unexpired. Keeping one's own unexpired lease keeps its epoch."""
+    another node holds it, or it has been free for less than ``unheld_ms`` (a node that
+    already deals its share leaves a free table to the others first). Keeping one's own
+    unexpired lease keeps its epoch."""
     now = db_now(connection)
     lease = _row(connection, table_id, lock=True)
-    if lease is None:
-        values = {"node_id": node_id, "epoch": 1, "expires_at": now + lease_ms}
-        connection.execute(insert(table_leases).values(table_id=table_id, **values))
-        return 1
+    if lease is None:  # not a registered table
+        return None
     if lease.node_id == node_id and lease.expires_at > now:
         renew(connection, table_id, node_id, lease.epoch, lease_ms)
         return lease.epoch
-    if lease.expires_at > now:
+    if lease.expires_at > now - unheld_ms:
         return None
     epoch = lease.epoch + 1
     connection.execute(
@@ -104,6 +129,7 @@ def release(connection: Connection, table_id: str, node_id: str, epoch: int) -> 
     """Give the lease up at once (a clean stop, a hand-over); ``False`` if it was not ours.
 
     The row stays, expired, so that the next holder's epoch is higher."""
+    now = db_now(connection)
     done = connection.execute(
         update(table_leases)
         .where(
@@ -111,7 +137,7 @@ def release(connection: Connection, table_id: str, node_id: str, epoch: int) -> 
             table_leases.c.node_id == node_id,
             table_leases.c.epoch == epoch,
         )
-        .values(expires_at=0)
+        .values(expires_at=now)
     )
     return done.rowcount == 1
 

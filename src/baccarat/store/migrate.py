@@ -12,6 +12,7 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from sqlalchemy import text
 
 from baccarat.store.engine import Database
 
@@ -38,9 +39,16 @@ def current_revision(database: Database) -> str | None:
         return MigrationContext.configure(connection).get_current_revision()
 
 
+#: An arbitrary key of the advisory lock that makes nodes starting together migrate in turn.
+_MIGRATION_LOCK = 7_240_000
+
+
 def upgrade(database: Database) -> None:
-    """Apply every migration the database lacks, in one write transaction."""
+    """Apply every migration the database lacks, in one write transaction (on PostgreSQL,
+    one node at a time: the others wait, then find nothing left to do)."""
     config = alembic_config()
     with database.write() as connection:
+        if connection.dialect.name == "postgresql":
+            connection.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
