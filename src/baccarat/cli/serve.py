@@ -319,6 +319,9 @@ def serve_command(
             "baccarat.server.workers:worker_app",
             factory=True,
             workers=settings.workers,
+            # A worker's start (imports, migrations checked, leases) can take seconds on a
+            # busy machine: the supervisor must not take it for hung and kill it.
+            timeout_worker_healthcheck=60,
             **options,
         )
         return
