@@ -30,6 +30,19 @@ runner = CliRunner()
         (["--db", "mysql://localhost/x"], "unsupported database URL"),
         (["--db", "postgresql://postgres@127.0.0.1:1/test"], "cannot open the database"),
         (["--dealing", "sideways"], "--dealing must be"),
+        (["--workers", "2"], "--workers above 1 needs --db postgresql://... and --redis"),
+        (
+            ["--workers", "2", "--db", "postgresql://postgres@127.0.0.1:1/test"],
+            "--workers above 1 needs",
+        ),
+        (["--redis", "redis://127.0.0.1:6379/0"], "--redis needs --db postgresql://"),
+        (
+            ["--redis", "http://x", "--db", "postgresql://postgres@127.0.0.1:1/test"],
+            "--redis must be a redis:// or rediss:// URL",
+        ),
+        (["--workers", "0"], "--workers must be greater than or equal to 1"),
+        (["--lease-ms", "10"], "--lease-ms must be greater than or equal to 300"),
+        (["--node-id", "a b"], "--node-id must match pattern"),
     ],
 )
 def test_serve_refuses_bad_options_in_one_line(args: list[str], message: str) -> None:

@@ -270,7 +270,7 @@ def _problem(error: ErrorDetails) -> str:
     if not error["loc"]:
         return message
     name = str(error["loc"][0])
-    message = message.replace("Input should", "must", 1)
+    message = re.sub(r"^(Input|String|Value) should", "must", message)
     where = f"the option or {ENV_PREFIX}{name.upper()}"
     return f"--{name.replace('_', '-')} {message}, not {error['input']!r} ({where})"
 

@@ -25,13 +25,15 @@ from baccarat.server.clock import Clock
 from baccarat.server.events import MESSAGES, SnapshotMessage
 from baccarat.table import Phase, TableSettings
 
-__all__ = ["MAX_QUEUE", "TOO_FAR_BEHIND", "Client", "TableMirror"]
+__all__ = ["MAX_QUEUE", "SNAPSHOT_REUSE_MS", "TOO_FAR_BEHIND", "Client", "TableMirror"]
 
 #: A client further behind than this many messages is dropped (it reconnects for a snapshot).
 #: A round is about a dozen messages: this is minutes of a stalled connection.
 MAX_QUEUE = 500
 #: The close code of a client dropped for falling behind ("try again later").
 TOO_FAR_BEHIND = 1013
+#: How long one serialized snapshot serves the newcomers (its ``now`` is that much stale).
+SNAPSHOT_REUSE_MS = 50
 
 
 @dataclass(eq=False, slots=True)
@@ -90,6 +92,7 @@ class TableMirror:
         self._ruleset_toml: str | None = None
         self.seq = 0
         self._snapshot: dict[str, Any] | None = None
+        self._snapshot_text: tuple[tuple[int, int, int, int], str] | None = None
         self.clients: set[Client] = set()
         self.on_audience = on_audience
         self.whole_audience = whole_audience
@@ -152,10 +155,19 @@ class TableMirror:
             if not client.send(payload):
                 self.clients.discard(client)
 
+    def snapshot_text(self) -> str:
+        """The ``snapshot`` message a newcomer gets now: made once for all who connect within
+        the same ``SNAPSHOT_REUSE_MS`` (a crowd connecting at once costs one, not thousands)."""
+        now, audience = self.clock.now_ms(), self.audience()
+        key = (self.seq, id(self._snapshot), audience, now // SNAPSHOT_REUSE_MS)
+        if self._snapshot_text is None or self._snapshot_text[0] != key:
+            message = {"seq": self.seq, "table": self.snapshot()}
+            self._snapshot_text = (key, SnapshotMessage.model_validate(message).text())
+        return self._snapshot_text[1]
+
     def attach(self, client: Client) -> None:
         """Register a client, its snapshot queued first so no event can come before it."""
-        snapshot = {"seq": self.seq, "table": self.snapshot()}
-        client.send(SnapshotMessage.model_validate(snapshot).text())
+        client.send(self.snapshot_text())
         self.clients.add(client)
         if self.on_audience is not None:
             self.on_audience()

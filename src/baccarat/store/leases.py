@@ -90,8 +90,8 @@ def acquire(
     another node holds it, or it has been free for less than ``unheld_ms`` (a node that
     already deals its share leaves a free table to the others first). Keeping one's own
     unexpired lease keeps its epoch."""
-    now = db_now(connection)
     lease = _row(connection, table_id, lock=True)
+    now = db_now(connection)  # after the lock: a wait for a write in flight counts
     if lease is None:  # not a registered table
         return None
     if lease.node_id == node_id and lease.expires_at > now:
