@@ -108,7 +108,11 @@ class Database:
             self.read_engine = _sqlite_engine(self.url, write=False)
         else:
             try:
-                self.write_engine = create_engine(self.url, pool_size=4, max_overflow=4)
+                # Pre-ping: a connection the server ended (a restart, an operator, a failover)
+                # is replaced before use, rather than failing the bet batch that drew it.
+                self.write_engine = create_engine(
+                    self.url, pool_size=4, max_overflow=4, pool_pre_ping=True
+                )
             except ModuleNotFoundError as error:
                 # The driver is an extra of its own: SQLite, the default, needs none.
                 if error.name != "psycopg":
@@ -119,7 +123,11 @@ class Database:
             # A read is one snapshot, as on SQLite: a report of several statements (the ledger
             # check, a history page) never mixes states before and after a concurrent commit.
             self.read_engine = create_engine(
-                self.url, pool_size=8, max_overflow=8, isolation_level="REPEATABLE READ"
+                self.url,
+                pool_size=8,
+                max_overflow=8,
+                isolation_level="REPEATABLE READ",
+                pool_pre_ping=True,
             )
             if idle_in_transaction_ms is not None:
                 for engine in (self.write_engine, self.read_engine):
