@@ -528,11 +528,23 @@ class Watcher:
 
         return self.wait(check, timeout, what)
 
-    def next_round(self, timeout: float = 15.0) -> int:
-        """The id of the next round to open from now on (its ``round_open`` on this feed)."""
-        since = time.monotonic()
-        seen = self.wait_event(lambda s: s.type == "round_open", timeout, "a round to open", since)
-        return int(seen.message["round_id"])
+    def next_round(
+        self, min_left_s: float = 0.9, newer_than: int = 0, timeout: float = 15.0
+    ) -> int:
+        """A round (after round ``newer_than``) open for at least ``min_left_s`` more: the
+        newest one this feed saw open if it has that long to go, else the next one to open."""
+
+        def check() -> int | None:
+            for seen in reversed(self.events):
+                if seen.type == "round_open" and seen.message["round_id"] > newer_than:
+                    message = seen.message
+                    window = (message["closes_at_ms"] - message["now"]) / 1000
+                    if window - (time.monotonic() - seen.at) >= min_left_s:
+                        return int(message["round_id"])
+                    return None
+            return None
+
+        return self.wait(check, timeout, f"a round open for {min_left_s} s more")
 
     def copy(self) -> list[Seen]:
         with self._changed:
@@ -638,6 +650,7 @@ class Cluster:
         node_id: str,
         *,
         betting_seconds: float = 1.0,
+        reveal_ms: int = 20,
         redis_url: str | None = None,
         lease_ms: int = LEASE_MS,
     ) -> ServerProcess:
@@ -649,7 +662,7 @@ class Cluster:
             workdir,
             tables=TABLE,
             betting_seconds=betting_seconds,
-            reveal_ms=20,
+            reveal_ms=reveal_ms,
             result_ms=50,
             demo_credit=CREDIT,
             env={"BACCARAT_SEED_KEY": self.seed_key},
@@ -688,11 +701,13 @@ class Cluster:
         return list(nodes)
 
     def three(
-        self, *, betting_seconds: float = 1.0, redis_url: str | None = None
+        self, *, betting_seconds: float = 1.0, reveal_ms: int = 20, redis_url: str | None = None
     ) -> list[ServerProcess]:
         """n1, n2 and n3, started: n1 first (so it deals the table), then the two others."""
         nodes = [
-            self.node(f"n{i}", betting_seconds=betting_seconds, redis_url=redis_url)
+            self.node(
+                f"n{i}", betting_seconds=betting_seconds, reveal_ms=reveal_ms, redis_url=redis_url
+            )
             for i in (1, 2, 3)
         ]
         nodes[0].start()

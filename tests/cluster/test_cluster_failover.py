@@ -123,7 +123,7 @@ def test_a_dealer_killed_in_each_phase_hands_its_table_over(phase: str, cluster:
             assert terminal[0].message["winner"] == final["winner"]
 
     # The table plays on under its new dealer: a bet through the other survivor settles.
-    next_id = watchers[0].next_round()
+    next_id = watchers[0].next_round(min_left_s=0.6, newer_than=round_id)
     assert next_id > round_id
     _, token = players[1]
     response = bet(other, token, next_id, {"player": 500})

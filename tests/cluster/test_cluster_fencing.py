@@ -1,8 +1,10 @@
 """A dealer frozen past its lease (SIGSTOP) is fenced off: woken, it writes nothing more.
 
-n1 deals; a round is open with bets (placed through n2 and n3) when n1 is stopped, so its
-next act on waking would be a write (closing that round). Another node takes the table over
-once the lease has run out; n1 stays stopped for three leases, then gets SIGCONT. It must log
+n1 deals a round with bets (placed through n2 and n3) and is stopped while the round takes
+bets (its next act on waking: closing it) or while its cards turn (its next act: storing the
+next turn, then the settlement), so that each time its next act would be a write. Another
+node takes the table over once the lease has run out and finishes the round by the crash
+policy; n1 stays stopped for three leases, then gets SIGCONT. It must log
 that it is fenced off, stop dealing, and leave the database as the new dealer wrote it: no
 round it had in play changed, no round opened by it, none settled twice. The table plays on
 (seq after seq on the watchers of the other nodes) and n1 serves bets as any other node.
@@ -15,6 +17,7 @@ import re
 import time
 from typing import Any
 
+import pytest
 from serving import wait_until
 
 from .cluster_support import (
@@ -52,8 +55,11 @@ def _epoch(line: str) -> int:
     return int(found.group(1))
 
 
-def test_a_dealer_stopped_past_its_lease_is_fenced_off(cluster: Cluster) -> None:
-    nodes = cluster.three()
+@pytest.mark.parametrize("moment", ["betting", "revealing"])
+def test_a_dealer_stopped_past_its_lease_is_fenced_off(moment: str, cluster: Cluster) -> None:
+    # Revealing: cards turned slowly, so that n1 is stopped with the round's cards stored
+    # and some still to turn (each turn a write of its own).
+    nodes = cluster.three(reveal_ms=150 if moment == "revealing" else 20)
     n1, n2, n3 = nodes
     assert dealer_of(nodes) is n1
     [dealt] = stderr_lines(n1, "baccarat-node: n1 deals standard (epoch ")
@@ -61,21 +67,31 @@ def test_a_dealer_stopped_past_its_lease_is_fenced_off(cluster: Cluster) -> None
     watchers = [cluster.watch(n2, "n2"), cluster.watch(n3, "n3")]
     players = [new_player(n2), new_player(n3), new_player(n1)]
 
-    round_id = watchers[0].next_round()
+    round_id = watchers[0].next_round(min_left_s=0.6)
     stakes = {"banker": 1500, "tie": 100}
     placed = [(n2, players[0][1], stakes), (n3, players[1][1], stakes)]
     for response in bet_together(round_id, placed):
         assert response.status_code == 200, response.text
+    if moment == "revealing":
+        watchers[0].wait_event(
+            lambda s: s.type == "card" and s.message["round_id"] == round_id, 10, "a card"
+        )
     stopped_at = time.monotonic()
     pause(n1)
+    shown = [s.message["card"] for s in watchers[0].round_events(round_id) if s.type == "card"]
 
     dealer = dealer_of([n2, n3], timeout=3 * LEASE_MS / 1000 + 5)
     took = time.monotonic() - stopped_at
     dealer_id = "n2" if dealer is n2 else "n3"
     print(f"SIGSTOP of the dealer: {dealer_id} deals the table {took:.2f} s later")
     final = wait_round_final(dealer, round_id)
-    if final["phase"] == "voided":
-        assert final["cards"] == []
+    if moment == "betting":
+        # Stopped before its close (or before its cards were stored): voided, stakes back.
+        assert final["phase"] == "voided" and final["cards"] == [], final
+    else:
+        # Stopped with the cards stored: resumed with those cards, settled by the new dealer.
+        assert final["phase"] == "settled", final
+        assert [card["card"] for card in final["cards"]][: len(shown)] == shown
     assert outcomes_per_bet(cluster.database, round_id) == [1, 1, 1, 1]
     # n1 stays stopped for three leases in all (the outage itself, not a wait for an event).
     time.sleep(max(0.0, stopped_at + 3 * LEASE_MS / 1000 - time.monotonic()))
@@ -90,21 +106,15 @@ def test_a_dealer_stopped_past_its_lease_is_fenced_off(cluster: Cluster) -> None
     woken_at = time.monotonic()
     resume(n1)
 
-    fenced = wait_until(
-        lambda: stderr_lines(n1, "baccarat-node: n1 fenced off standard") or None,
-        10,
-        "n1 to say so",
-    )
-    # One line, as the spec of the cluster mode words it (a reason may follow).
-    assert len(fenced) == 1, fenced
-    assert fenced[0].startswith(f"baccarat-node: n1 fenced off standard (epoch {old_epoch})")
+    marker = "baccarat-node: n1 fenced off standard"
+    wait_until(lambda: stderr_lines(n1, marker) or None, 10, "n1 to say it is fenced off")
     wait_until(
         lambda: (data := health(n1)) is not None and data["dealing"] == [], 10, "n1 to stop dealing"
     )
     assert dealer_of(nodes) is dealer
 
     # The table plays on; n1 takes bets as any node does.
-    later = watchers[0].next_round()
+    later = watchers[0].next_round(min_left_s=0.5, newer_than=max_id)
     assert later > max_id
     _, token = players[2]
     response = bet(n1, token, later, {"player": 800})
@@ -149,6 +159,10 @@ def test_a_dealer_stopped_past_its_lease_is_fenced_off(cluster: Cluster) -> None
     assert (holder_after, epoch_after) == (holder, epoch)
     for watcher in watchers:
         watcher.assert_sound()
+    # One line said it, as the cluster mode's spec words it (a reason may follow).
+    fenced = stderr_lines(n1, marker)
+    assert len(fenced) == 1, fenced
+    assert fenced[0].startswith(f"{marker} (epoch {old_epoch})"), fenced
 
     cluster.close()  # the ledger as the nodes leave it, checked without them competing for CPU
     report = ledger_check(cluster.db_url)

@@ -39,7 +39,7 @@ def _bets_in_one_round(
     nodes: list[ServerProcess], players: list[tuple[str, str]], watcher: Watcher
 ) -> int:
     """The next round, with every player's bets, each placed through its own node."""
-    round_id = watcher.next_round()
+    round_id = watcher.next_round(min_left_s=0.7)
     placed = [
         (node, token, stakes) for node, (_, token), stakes in zip(nodes, players, BETS, strict=True)
     ]
@@ -79,7 +79,7 @@ def _another_round_settles(
     nodes: list[ServerProcess], players: list[tuple[str, str]], watcher: Watcher, through: int
 ) -> int:
     """The next round, with a bet through node ``through``: settled."""
-    later = watcher.next_round()
+    later = watcher.next_round(min_left_s=0.5)
     _, token = players[through]
     response = bet(nodes[through], token, later, {"banker": 600})
     assert response.status_code == 200, response.text
