@@ -235,6 +235,28 @@ class OwnRedis:
 # -- players, bets, rounds (over HTTP) ----------------------------------------------------
 
 
+_CLIENTS: dict[str, httpx.Client] = {}
+_CLIENTS_LOCK = threading.Lock()
+
+
+def http(node: ServerProcess) -> httpx.Client:
+    """A client of the node, kept for the test (making one costs a TLS context, about 0.1 s of
+    CPU on a loaded machine: per request, that ate the betting windows)."""
+    with _CLIENTS_LOCK:
+        client = _CLIENTS.get(node.url)
+        if client is None:
+            client = httpx.Client(base_url=node.url, timeout=10.0)
+            _CLIENTS[node.url] = client
+        return client
+
+
+def close_clients() -> None:
+    with _CLIENTS_LOCK:
+        for client in _CLIENTS.values():
+            client.close()
+        _CLIENTS.clear()
+
+
 #: The 503 ``database_unavailable`` answers met while ``tolerating_unavailable`` (and retried).
 UNAVAILABLE: list[str] = []
 _TOLERATE: list[bool] = []
@@ -260,9 +282,10 @@ def _request(
     body: dict[str, Any] | None = None,
     headers: dict[str, str] | None = None,
 ) -> httpx.Response:
+    if token is not None:
+        headers = {**(headers or {}), "Authorization": f"Bearer {token}"}
     for _ in range(50):
-        with node.client(token) as client:
-            response = client.request(method, path, json=body, headers=headers)
+        response = http(node).request(method, path, json=body, headers=headers)
         unavailable = (
             response.status_code == 503
             and response.json().get("error", {}).get("code") == "database_unavailable"
@@ -371,7 +394,7 @@ def ledger_check(db_url: str) -> dict[str, Any]:
 def health(node: ServerProcess, timeout: float = 1.0) -> dict[str, Any] | None:
     """``GET /api/health`` of a node, ``None`` if it does not answer (killed, stopped)."""
     try:
-        response = httpx.get(f"{node.url}/api/health", timeout=timeout)
+        response = http(node).get("/api/health", timeout=timeout)
     except httpx.HTTPError:
         return None
     if response.status_code != 200:
@@ -728,6 +751,7 @@ class Cluster:
         """Stop the watchers, the nodes (a clean shutdown, SIGINT) and any Redis of its own."""
         for watcher in self.watchers:
             watcher.stop()
+        close_clients()
         running = [n for n in self.nodes if n.process is not None and n.process.is_alive()]
         for node in running:
             assert node.process is not None and node.process.pid is not None

@@ -112,9 +112,11 @@ def test_a_dealer_stopped_past_its_lease_is_fenced_off(moment: str, cluster: Clu
         lambda: (data := health(n1)) is not None and data["dealing"] == [], 10, "n1 to stop dealing"
     )
     assert dealer_of(nodes) is dealer
+    # What n1 shows now is what the new dealer says: a client of n1 sees the same events.
+    watchers.append(cluster.watch(n1, "n1"))
 
     # The table plays on; n1 takes bets as any node does.
-    later = watchers[0].next_round(min_left_s=0.5, newer_than=max_id)
+    later = watchers[2].next_round(min_left_s=0.5, newer_than=max_id)
     assert later > max_id
     _, token = players[2]
     response = bet(n1, token, later, {"player": 800})
@@ -122,7 +124,7 @@ def test_a_dealer_stopped_past_its_lease_is_fenced_off(moment: str, cluster: Clu
     assert wait_round_final(n1, later)["phase"] == "settled"
     assert outcomes_per_bet(cluster.database, later) == [1]
     spans = [w.wait_span(later) for w in watchers]
-    assert spans[0] == spans[1]
+    assert spans[0] == spans[1] == spans[2], spans
     seen_after = [s for s in watchers[0].copy() if s.at > woken_at]
     assert any(s.type == "settled" and s.message["round_id"] == later for s in seen_after)
 
