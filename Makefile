@@ -40,8 +40,9 @@ $(NODE_STAMP): package.json package-lock.json
 
 install: $(TEST_STAMP) $(NODE_STAMP)
 
+# `make serve PORT=8080`, `make serve DB=postgresql://...`: each passed on only when set.
 serve: $(SERVE_STAMP)
-	$(BIN)/baccarat serve
+	$(BIN)/baccarat serve $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
 
 # The browser tests drive Debian's Chromium: install it where it is missing and we are root;
 # elsewhere they skip without it (unless BACCARAT_REQUIRE_SERVICES=1).

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import socket
 import subprocess
 from pathlib import Path
 
 import pytest
-from serving import BIN
+from server_support import postgres_reachable, postgres_schema
+from serving import BIN, services_required
 from sqlalchemy import text
 from store_support import force_close, migrated, new_round, players, setup_table
 from typer.testing import CliRunner
@@ -75,6 +77,60 @@ def test_serve_reads_its_options_from_the_environment_and_a_flag_overrides_them(
     listed = runner.invoke(app, ["serve"], env={"BACCARAT_RATE_LIMIT": "{bad"})
     assert listed.exit_code == 2 and "Traceback" not in listed.output
     assert "BACCARAT_RATE_LIMIT must be a JSON list" in listed.output
+
+
+def _serve_on_a_port_in_use(
+    tmp_path: Path, *options: str
+) -> tuple[int, subprocess.CompletedProcess[str]]:
+    """``baccarat serve`` (a real process) on a port a socket of this test listens on."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port: int = held.getsockname()[1]
+        done = subprocess.run(
+            [
+                str(BIN / "baccarat"),
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(port),
+                "--seed-key-file",
+                str(tmp_path / "seed-keys"),
+                *options,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+    return port, done
+
+
+def test_serve_on_a_port_in_use_is_one_line_before_any_address(tmp_path: Path) -> None:
+    port, done = _serve_on_a_port_in_use(tmp_path, "--db", f"sqlite:///{tmp_path / 't.db'}")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"baccarat: error: port {port} on 127.0.0.1 is already in use\n"
+    assert done.stdout == ""  # no address printed first
+
+
+@pytest.mark.services
+def test_serve_workers_on_a_port_in_use_is_the_same_one_line(tmp_path: Path) -> None:
+    """With --workers uvicorn's supervisor binds the port itself: serve checks it first. The
+    Redis URL is never reached: nothing before the check talks to Redis once the rate limits
+    count in memory."""
+    if not postgres_reachable():
+        if services_required():
+            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
+        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
+    with postgres_schema() as url:
+        port, done = _serve_on_a_port_in_use(
+            tmp_path,
+            *("--db", url, "--workers", "2", "--redis", "redis://127.0.0.1:1/0"),
+            *("--rate-limit-storage", "memory://"),
+        )
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"baccarat: error: port {port} on 127.0.0.1 is already in use\n"
+    assert done.stdout == ""
 
 
 def _sample_database(path: Path) -> str:

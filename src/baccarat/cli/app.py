@@ -34,6 +34,7 @@ EXTRAS: dict[str, frozenset[str]] = {
             "argon2",
             "cryptography",
             "fastapi",
+            "fastapi_offline",
             "limits",
             "numpy",
             "platformdirs",

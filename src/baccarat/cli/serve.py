@@ -7,7 +7,9 @@ option's default here is ``None``, "not given": the defaults are the ``Settings`
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -58,6 +60,27 @@ def seal_seeds(database: Database, key_file: Path | None) -> None:
         fail(str(error))
     except OSError as error:
         fail(f"cannot create the seed key file: {error}")
+
+
+def listen_on(host: str, port: int, backlog: int) -> socket.socket:
+    """A socket listening on ``host:port`` as uvicorn would open it (``SO_REUSEADDR``, IPv6 for
+    an address with a colon), or a one-line error (exit 2): the port taken, the address wrong.
+
+    Listening at once keeps the port from then on: requests made while the service starts
+    wait in the backlog rather than being refused.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+        sock.listen(backlog)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            fail(f"port {port} on {host} is already in use")
+        fail(f"cannot listen on {host}:{port}: {error.strerror or error}")
+    return sock
 
 
 def default_anchor_file() -> Path:
@@ -219,8 +242,6 @@ def serve_command(
     ] = None,
 ) -> None:
     """Run the live tables until stopped (Ctrl-C)."""
-    import socket
-
     import uvicorn
 
     from baccarat.cli.protect import protection_settings, uvicorn_proxy_options
@@ -287,6 +308,10 @@ def serve_command(
     except ValueError as error:
         fail(str(error))
     host, port = settings.host, settings.port
+    backlog = 4096
+    # The port is taken before the address is printed: a port in use is one line, not an
+    # address printed and then uvicorn's failure.
+    listener = listen_on(host, port, backlog)
     names = ", ".join(t.table_id for t in tables_settings)
     console.print(f"baccarat table service on http://{host}:{port}/  (tables: {names})")
     console.print(f"database: {database.url}   API: http://{host}:{port}/docs   Ctrl-C to stop")
@@ -301,7 +326,7 @@ def serve_command(
         log_level="warning",
         access_log=False,
         lifespan="on",
-        backlog=4096,
+        backlog=backlog,
         ws=FeedProtocol,
         ws_max_size=WS_MAX_BYTES,
         # Events are small JSON sent to thousands: compressing each again for every
@@ -314,6 +339,9 @@ def serve_command(
     if settings.workers > 1:
         from baccarat.server.workers import hand_down
 
+        # uvicorn's supervisor binds the port itself for its workers: the check above is
+        # handed back to it.
+        listener.close()
         hand_down(config)
         uvicorn.run(
             "baccarat.server.workers:worker_app",
@@ -325,4 +353,4 @@ def serve_command(
             **options,
         )
         return
-    uvicorn.Server(uvicorn.Config(create_app(config), **options)).run()
+    uvicorn.Server(uvicorn.Config(create_app(config), **options)).run(sockets=[listener])

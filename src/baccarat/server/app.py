@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi_offline import FastAPIOffline
 
 from baccarat.server.actions import Accounts, Cashier, PlayerControls
 from baccarat.server.actions.reality_checks import push_reality_checks
@@ -76,7 +77,9 @@ def create_app(
             await service.stop()
             protections.stop()
 
-    app = FastAPI(
+    # `/docs` (Swagger UI) and `/redoc` (ReDoc) with their scripts and styles from the
+    # fastapi-offline package, served at /static-offline-docs: no CDN, so they work offline.
+    app = FastAPIOffline(
         title="baccarat table service",
         version="1",
         description=DESCRIPTION,

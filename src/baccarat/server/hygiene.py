@@ -7,10 +7,11 @@
   (the page is ES modules and CSS files), ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: no-referrer`` and framing refused (``frame-ancestors 'none'``,
   ``X-Frame-Options: DENY``).
-- The API documentation pages (``/docs``, ``/redoc``) are FastAPI's: they load Swagger UI or
-  ReDoc from a CDN and start it with an inline script. They get a policy of their own that
-  allows that CDN and exactly the inline scripts the server sent (by their SHA-256 hashes,
-  computed from the page itself), never inline script in general.
+- The API documentation pages (``/docs``, ``/redoc``) load Swagger UI or ReDoc from this
+  server (``/static-offline-docs``, the fastapi-offline package's files: no CDN) and start it
+  with an inline script. They get a policy of their own that allows exactly the inline scripts
+  the server sent (by their SHA-256 hashes, computed from the page itself), never inline script
+  in general, and nothing from another origin.
 - A private response (the request carries a bearer token, or it is under ``/api/me``,
   ``/api/sessions``, ``/api/accounts`` or ``/api/players``, which hand out tokens) gets
   ``Cache-Control: no-store``: no shared cache or back button keeps it.
@@ -51,9 +52,8 @@ CSP = (
     "object-src 'none'"
 )
 
-#: FastAPI's documentation pages, which need their CDN and their own inline scripts.
+#: FastAPI's documentation pages, which need their own inline scripts.
 DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
-_DOCS_CDN = "https://cdn.jsdelivr.net"
 
 #: Paths whose answers are private even without a token (they create or hold one).
 PRIVATE_PREFIXES = ("/api/me", "/api/sessions", "/api/accounts", "/api/players")
@@ -68,7 +68,7 @@ _INLINE_SCRIPT = re.compile(rb"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", re.S
 
 
 def docs_csp(page: bytes) -> str:
-    """The policy of a documentation page: its CDN, and its own inline scripts by hash.
+    """The policy of a documentation page: this server's files and its own inline scripts by hash.
 
     >>> policy = docs_csp(b"<script>go()</script>")
     >>> "'sha256-" in policy, "'unsafe-inline'" in policy.split("script-src")[1].split(";")[0]
@@ -80,11 +80,9 @@ def docs_csp(page: bytes) -> str:
     )
     # Styles may be inline here: Swagger UI and ReDoc set them, and a style runs no code.
     return (
-        f"default-src 'none'; script-src 'self' {_DOCS_CDN} {hashes}; "
-        f"style-src 'self' {_DOCS_CDN} https://fonts.googleapis.com 'unsafe-inline'; "
-        "font-src https://fonts.gstatic.com; img-src 'self' data: https://fastapi.tiangolo.com; "
-        "connect-src 'self'; worker-src blob:; frame-ancestors 'none'; base-uri 'none'; "
-        "form-action 'self'"
+        f"default-src 'none'; script-src 'self' {hashes}; style-src 'self' 'unsafe-inline'; "
+        "img-src 'self' data:; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; "
+        "base-uri 'none'; form-action 'self'"
     )
 
 
