@@ -87,6 +87,7 @@ class LeaseKeeper:
         self.start_dealer = start_dealer
         self.held: dict[str, Held] = {}
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="baccarat-leases")
+        self._stopping = False
 
     @property
     def every_s(self) -> float:
@@ -107,8 +108,8 @@ class LeaseKeeper:
         return await asyncio.get_running_loop().run_in_executor(self._thread, run)
 
     async def run(self) -> None:
-        """Keep the leases for ever."""
-        while True:
+        """Keep the leases until ``stop``."""
+        while not self._stopping:
             try:
                 await self.beat()
             except asyncio.CancelledError:
@@ -119,6 +120,8 @@ class LeaseKeeper:
 
     async def beat(self) -> None:
         """Renew what is held, drop what was lost, take free tables up to the share."""
+        if self._stopping:
+            return
         for table_id, held in list(self.held.items()):
             if held.task is not None and held.task.done():  # handed over, or fenced off
                 await self._forget(held, give_up=True)
@@ -152,7 +155,7 @@ class LeaseKeeper:
             if surplus.dealer is not None:
                 surplus.dealer.hand_over.set()
         for table_id in self._order():
-            if table_id in self.held:
+            if table_id in self.held or self._stopping:
                 continue
             # Past its share a node still takes a table nobody has taken for a whole lease
             # (the nodes under their share had the first chance): no table stays undealt.
@@ -168,6 +171,12 @@ class LeaseKeeper:
                 )
             )
             if epoch_or_none is None:
+                continue
+            if self._stopping:  # stopped while taking it: give it straight back
+                give = partial(
+                    release, table_id=table_id, node_id=self.node_id, epoch=epoch_or_none
+                )
+                await self._db(give)
                 continue
             held = Held(table_id, epoch_or_none, started + self.lease_ms * SAFETY / 1000)
             self.held[table_id] = held
@@ -200,6 +209,7 @@ class LeaseKeeper:
 
     async def stop(self) -> None:
         """Stop every dealer and give the leases up, so another node takes over at once."""
+        self._stopping = True
         for held in list(self.held.values()):
             await self._forget(held, give_up=True)
         self._thread.shutdown(wait=True)

@@ -78,6 +78,7 @@ class Service:
         self.live: dict[str, LiveTable] = {}
         self.dealers: dict[str, Dealer] = {}
         self.lease_keeper: LeaseKeeper | None = None
+        self._lease_task: asyncio.Task[None] | None = None
         self.presence: Presence | None = None
         self._redis: Redis | None = None
         self._fanout: LocalFanout | RedisFanout | None = None
@@ -183,7 +184,7 @@ class Service:
         if self.lease_keeper is not None:
             # Leases only once start-up's long steps are done: a lease's clock runs from
             # its first beat. A table whose dealer is not up yet answers 503 until it is.
-            self._tasks.append(asyncio.create_task(self.lease_keeper.run(), name="leases"))
+            self._lease_task = asyncio.create_task(self.lease_keeper.run(), name="leases")
         if self.config.audit_anchor is not None:
             self._anchor = AnchorWriter(
                 self.config.audit_anchor, self.config.audit_anchor_every, self.runner, self.clock
@@ -326,6 +327,10 @@ class Service:
         return all(mirror.phase is not Phase.OPEN for mirror in self.tables.values())
 
     async def stop(self) -> None:
+        if self._lease_task is not None:  # first: it would start a dealer while we stop
+            self._lease_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._lease_task
         if self.lease_keeper is not None:
             await self.lease_keeper.stop()  # other nodes take the tables over at once
         if self.presence is not None:
