@@ -743,6 +743,8 @@ class Cluster:
         return watcher.start()
 
     def own_redis(self) -> OwnRedis:
+        """A ``redis-server`` of the test's own, on a free port (killed at the end)."""
+        require_services(redis_server_binary=True)
         server = OwnRedis(self.workdir)
         self.redises.append(server)
         return server.start()

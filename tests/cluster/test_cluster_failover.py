@@ -27,6 +27,7 @@ from .cluster_support import (
     ledger_check,
     new_player,
     outcomes_per_bet,
+    query,
     round_view,
     stderr_lines,
     wait_round_final,
@@ -67,6 +68,8 @@ def test_a_dealer_killed_in_each_phase_hands_its_table_over(phase: str, cluster:
     else:
         assert shown == []
 
+    [(stored,)] = query(cluster.database, "SELECT cards FROM rounds WHERE id = %s", (round_id,))
+    assert (stored is None) == (phase in ("open", "closing"))
     killed_at = time.monotonic()
     n1.kill()
     nexts = [
@@ -96,6 +99,10 @@ def test_a_dealer_killed_in_each_phase_hands_its_table_over(phase: str, cluster:
     else:
         assert final["phase"] == "settled", final
         assert [card["card"] for card in final["cards"]][: len(shown)] == shown
+    # The cards are the ones n1 stored (none for a voided round): the new dealer drew none.
+    assert query(cluster.database, "SELECT cards FROM rounds WHERE id = %s", (round_id,)) == [
+        (stored,)
+    ]
     # No acknowledged bet lost, none settled twice.
     assert outcomes_per_bet(cluster.database, round_id) == [1] * sum(len(b) for b in BETS)
     for (_, token), stakes in zip(players, BETS, strict=True):
