@@ -43,6 +43,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,7 +83,14 @@ def percentile(values: list[float], q: float) -> float:
 
 
 class Server:
-    def __init__(self, db_url: str, betting_seconds: float, workdir: Path) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        betting_seconds: float,
+        workdir: Path,
+        extra_args: Sequence[str] = (),
+        extra_env: Mapping[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws = f"ws://127.0.0.1:{self.port}/ws/tables/standard"
@@ -107,9 +115,9 @@ class Server:
         # The benchmark's own players and the flood's accounts come from one address.
         command += ["--rate-limit", "guests_per_address=100000/minute"]
         command += ["--rate-limit", "accounts_per_address=100/minute"]
-        command += os.environ.get("BENCH_SERVER_ARGS", "").split()
+        command += [*extra_args, *os.environ.get("BENCH_SERVER_ARGS", "").split()]
         self.log = (workdir / f"server-{self.port}.log").open("wb")
-        env = {**os.environ, "BACCARAT_METRICS_TOKEN": METRICS_TOKEN}
+        env = {**os.environ, "BACCARAT_METRICS_TOKEN": METRICS_TOKEN, **(extra_env or {})}
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def cpu_seconds(self) -> float:
@@ -321,6 +329,8 @@ async def offer(
         "bets_per_second": len(latencies) / elapsed,
         "p50_ms": statistics.median(latencies) if latencies else float("nan"),
         "p99_ms": percentile(latencies, 0.99),
+        # Each one, for a caller that merges the steps of several load processes.
+        "latencies": latencies,
     }
 
 

@@ -22,8 +22,12 @@ HERE = Path(__file__).resolve().parent
 
 def main() -> int:
     scripts = sorted(HERE.glob("bench_*.py"))
-    if len(sys.argv) > 1:
-        scripts = [s for s in scripts if any(name in s.name for name in sys.argv[1:])]
+    # `run.py cluster -- --quick`: the names pick the scripts, what follows `--` goes to each.
+    names, passed = sys.argv[1:], []
+    if "--" in names:
+        names, passed = names[: names.index("--")], names[names.index("--") + 1 :]
+    if names:
+        scripts = [s for s in scripts if any(name in s.name for name in names)]
     figures: dict[str, object] = {}
     failures: list[str] = []
     timings: list[str] = []
@@ -31,7 +35,7 @@ def main() -> int:
         print(f"== {script.name}", flush=True)
         began, cpu = time.perf_counter(), _children_cpu()
         done = subprocess.run(
-            [sys.executable, str(script)], capture_output=True, text=True, check=False
+            [sys.executable, str(script), *passed], capture_output=True, text=True, check=False
         )
         # The machine may be shared: CPU seconds beside wall seconds tell a slow run from a
         # starved one (the children's CPU: the script and the servers it started).
