@@ -108,6 +108,8 @@ export const api = {
   round: (roundId) => request("GET", `/api/rounds/${enc(roundId)}`),
   shoe: (shoeId) => request("GET", `/api/shoes/${enc(shoeId)}`),
   shoeRecord: (shoeId) => request("GET", shoeRecordUrl(shoeId)),
+  // Your part of a shoe's client seed, until its first betting window closes (409 after).
+  sendSeed: (shoeId, seed) => request("POST", `/api/shoes/${enc(shoeId)}/seed`, { body: { seed } }),
   rules: (ruleset) => request("GET", `/api/rules/${enc(ruleset)}`, { auth: false }),
   // Accounts: registration, login (a session token that expires) and logout.
   register: (username, password) => request("POST", "/api/accounts", { body: { username, password }, auth: false }),
