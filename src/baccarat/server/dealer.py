@@ -95,6 +95,8 @@ class Dealer:
         self.node_id = node_id
         #: Set to stop after the round in play (the table goes to another node).
         self.hand_over = asyncio.Event()
+        #: Why a write was refused, once the lease's fence has stopped this dealer.
+        self.fenced: str | None = None
         self.vault = vault
         self.table_ruleset = table_ruleset
         self.runner = runner
@@ -126,10 +128,8 @@ class Dealer:
                 return
             except asyncio.CancelledError:
                 raise
-            except FencedError as fenced:
-                log.warning(
-                    "baccarat-node: %s fenced off %s: %s", self.node_id, self.table_id, fenced
-                )
+            except FencedError as fenced:  # its node's lease keeper says so, once
+                self.fenced = str(fenced)
                 return
             except Exception:
                 log.exception("dealer of table %s failed; recovering", self.table_id)

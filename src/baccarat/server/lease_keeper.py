@@ -124,6 +124,8 @@ class LeaseKeeper:
             return
         for table_id, held in list(self.held.items()):
             if held.task is not None and held.task.done():  # handed over, or fenced off
+                if held.dealer is not None and held.dealer.fenced is not None:
+                    self._fenced_off(held, held.dealer.fenced)
                 await self._forget(held, give_up=True)
                 continue
             started = time.monotonic()
@@ -140,12 +142,7 @@ class LeaseKeeper:
             if ours:
                 held.valid_until = started + self.lease_ms * SAFETY / 1000
             else:
-                log.warning(
-                    "baccarat-node: %s fenced off %s (epoch %d): lease lost",
-                    self.node_id,
-                    table_id,
-                    epoch,
-                )
+                self._fenced_off(held, "the lease was lost")
                 await self._forget(held, give_up=False)
         share = self.share()
         if len(self.held) > share and not any(h.handing_over for h in self.held.values()):
@@ -184,6 +181,15 @@ class LeaseKeeper:
                 "baccarat-node: %s deals %s (epoch %d)", self.node_id, table_id, epoch_or_none
             )
             held.task = self.start_dealer(held)
+
+    def _fenced_off(self, held: Held, reason: str) -> None:
+        log.warning(
+            "baccarat-node: %s fenced off %s (epoch %d): %s",
+            self.node_id,
+            held.table_id,
+            held.epoch,
+            reason,
+        )
 
     def _order(self) -> list[str]:
         """The tables in this node's own order of preference (so nodes starting together
