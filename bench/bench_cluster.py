@@ -303,6 +303,30 @@ class Deployment:
                 delete_prefix(self.prefix)
 
 
+async def feeds_ready(deployment: Deployment, timeout: float = 30.0) -> None:
+    """Wait until every node's table feed opens (a node may answer /healthz before it does)."""
+    for k, port in enumerate(deployment.ports):
+        began, refusals = time.monotonic(), []
+        while True:
+            client = FeedClient(port)
+            client.start()
+            await client.ready.wait()
+            await client.close()
+            if client.error == "closed by the client":
+                break
+            refusals.append(client.error)
+            if time.monotonic() - began > timeout:
+                raise RuntimeError(f"the feed of {deployment.names[k]} refuses: {refusals[-1]}")
+            await asyncio.sleep(0.01)
+        if refusals:
+            print(
+                f"[{deployment.label}] {deployment.names[k]} answered /healthz, but its feed "
+                f"refused {len(refusals)} times ({refusals[0]}) for "
+                f"{time.monotonic() - began:.2f} s before it opened",
+                flush=True,
+            )
+
+
 async def health(port: int) -> dict[str, Any] | None:
     """``/api/health`` of the node on ``port``; ``None`` if it does not answer it."""
 
@@ -742,6 +766,7 @@ async def bench_bets(
     # One betting window for every step (a step can take twice its length on a shared machine).
     betting = (len(rates) + 2) * (2 * args.step_seconds + 2) + 20
     with Deployment(label, count, betting, workdir, args.seed_key) as deployment:
+        await feeds_ready(deployment)
         ports = deployment.ports
         probe = FeedClient(ports[0], keep_events=True)
         probe.start()
@@ -848,13 +873,20 @@ async def bench_bets(
 async def open_round(probe: FeedClient, betting: float, needed: float) -> int:
     """A round open for bets with at least ``needed`` seconds left (the next one if not)."""
     assert probe.events is not None
+    found: int | None = None
     while not probe.events.empty():
         _, message = probe.events.get_nowait()
-        if message["type"] == "snapshot":
-            current = message["table"].get("round")
-            left = (current["closes_at_ms"] - time.time() * 1000) / 1000 if current else 0
-            if current and current["phase"] == "open" and left > needed:
-                return int(current["id"])
+        current = message["table"].get("round") if message["type"] == "snapshot" else message
+        if message["type"] == "snapshot" and not (current and current["phase"] == "open"):
+            continue
+        if message["type"] in ("snapshot", "round_open"):
+            left = (current["closes_at_ms"] - time.time() * 1000) / 1000
+            found = int(current["id" if message["type"] == "snapshot" else "round_id"])
+            found = found if left > needed else None
+        elif message["type"] == "bets_closed":
+            found = None
+    if found is not None:
+        return found
     _, message = await next_event(probe, ["round_open"], betting + 60)
     return int(message["round_id"])
 
@@ -870,6 +902,7 @@ async def bench_ws(
     with Deployment(
         label, count, args.ws_betting, workdir, args.seed_key, pacing=pacing
     ) as deployment:
+        await feeds_ready(deployment)
         ports = deployment.ports
         await asyncio.sleep(1.0)
         rss_before = deployment.rss()
@@ -1025,6 +1058,7 @@ async def bench_failover(args: argparse.Namespace, workdir: Path) -> dict[str, A
     with Deployment(
         f"{count} nodes", count, args.failover_betting, workdir, args.seed_key, args.lease_ms
     ) as deployment:
+        await feeds_ready(deployment)
         for attempt in range(args.kills):
             dealer = await dealer_of(deployment, 30)
             if dealer is None:
@@ -1062,6 +1096,7 @@ async def bench_failover(args: argparse.Namespace, workdir: Path) -> dict[str, A
             )
             node = deployment.restart(dealer)
             await asyncio.to_thread(node.wait)
+            await feeds_ready(deployment)
         fenced = deployment.log_lines("fenced off")
         takes = deployment.log_lines(f"deals {TABLE}")
     finite = [t for t in times if t != float("inf")]
@@ -1075,7 +1110,9 @@ async def bench_failover(args: argparse.Namespace, workdir: Path) -> dict[str, A
         f"{len(takes)} takeovers and {len(fenced)} fence-offs",
         flush=True,
     )
-    return {"times": times, "median": median, "max": worst}
+    for line in fenced:
+        print(f"[failover] a node fenced off: {line.strip()}", flush=True)
+    return {"times": times, "median": median, "max": worst, "fence_offs": len(fenced)}
 
 
 # --- the run -------------------------------------------------------------------------------
@@ -1090,6 +1127,13 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
     generator = Generator(max(args.procs, args.ws_procs))
     bets: dict[str, dict[str, Any]] = {}
     fanout: dict[str, dict[str, Any]] = {}
+    began = time.perf_counter()
+
+    def took(part: str) -> None:
+        nonlocal began
+        print(f"({part}: {time.perf_counter() - began:.0f} s)", flush=True)
+        began = time.perf_counter()
+
     try:
         if "bets" in parts:
             for label, count in configs:
@@ -1097,6 +1141,7 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
                     bets[label] = await bench_bets(label, count, args, generator, workdir)
                 except Exception as error:
                     print(f"[{label}] bets failed: {type(error).__name__}: {error}", flush=True)
+            took("bets")
         if "ws" in parts:
             for label, count in configs:
                 if args.ws_clients // max(count, 1) > args.open_files - 500:
@@ -1106,12 +1151,14 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
                     fanout[label] = await bench_ws(label, count, args, generator, workdir)
                 except Exception as error:
                     print(f"[{label}] fan-out failed: {type(error).__name__}: {error}", flush=True)
+            took("fan-out")
         failover = None
         if "failover" in parts and cluster:
             try:
                 failover = await bench_failover(args, workdir)
             except Exception as error:
                 print(f"[failover] failed: {type(error).__name__}: {error}", flush=True)
+            took("failover")
     finally:
         generator.close()
     summary(bets, fanout, args)
@@ -1121,6 +1168,10 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
         if best:
             figures[f"{key}_p50_ms"] = round(best["p50_ms"], 1)
             figures[f"{key}_p99_ms"] = round(best["p99_ms"], 1)
+        most = all_accepted(result["steps"])
+        if most:
+            figures[f"{key}_all_accepted_per_second"] = most["offered"]
+            figures[f"{key}_all_accepted_p99_ms"] = round(most["p99_ms"], 1)
     for label, result in fanout.items():
         key = f"cluster_ws_{keys[label]}"
         figures[f"{key}_clients"] = result["connected"]
@@ -1134,7 +1185,14 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
         figures["cluster_failover_median_s"] = round(failover["median"], 2)
         figures["cluster_failover_max_s"] = round(failover["max"], 2)
         figures["cluster_failover_kills"] = len(failover["times"])
+        figures["cluster_failover_fence_offs"] = failover["fence_offs"]
     return figures
+
+
+def all_accepted(steps: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The highest offered rate whose bets were all accepted, whatever their latency."""
+    whole = [step for step in steps if step["accepted"] == step["sent"]]
+    return max(whole, key=lambda step: step["offered"]) if whole else None
 
 
 def summary(
@@ -1152,9 +1210,16 @@ def summary(
                 [f"{b['offered']}" if b else "-" for b in best],
             )
         )
+        most = [all_accepted(bets[label]["steps"]) if label in bets else None for label in labels]
         rows.append(
             (
-                "  ack p50 / p99 ms",
+                "bets/s offered, all accepted (p99 ms)",
+                [f"{m['offered']} ({m['p99_ms']:.0f})" if m else "-" for m in most],
+            )
+        )
+        rows.append(
+            (
+                "  ack p50 / p99 ms at the bar",
                 [f"{b['p50_ms']:.0f} / {b['p99_ms']:.0f}" if b else "-" for b in best],
             )
         )
@@ -1206,7 +1271,8 @@ def main() -> int:
     if args.quick:
         args.rates, args.step_seconds, args.players = "500,1000", 2.0, 200
         args.ws_clients = min(args.ws_clients, 2000)
-        args.kills = min(args.kills, 3)
+        args.ws_betting, args.ws_reveal_ms, args.ws_result_ms = 2.0, 300, 500
+        args.kills, args.failover_nodes = min(args.kills, 3), min(args.failover_nodes, 2)
     args.seed_key = os.urandom(32).hex()  # the same for every node of a cluster
     args.open_files = raise_open_files(1 << 20)
     cores = os.cpu_count() or 1
