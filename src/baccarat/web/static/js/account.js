@@ -8,6 +8,8 @@ import { logout } from "./auth.js";
 import { breakMemo } from "./breakmemo.js";
 import { announce } from "./dom.js";
 import { money } from "./format.js";
+import { onLanguage, t } from "./i18n.js";
+import { errorText } from "./refusals.js";
 import { session } from "./session.js";
 
 /** @type {Set<() => void>} */
@@ -28,7 +30,7 @@ const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.get
 function joinBlocked() {
   const onBreak = breakMemo.text();
   if (onBreak) return onBreak;
-  if (!guestsOn && !session.savedToken) return "Demo play is not offered here: log in to play.";
+  if (!guestsOn && !session.savedToken) return t("account.guests_off");
   return null;
 }
 
@@ -44,7 +46,7 @@ function render() {
   const blocked = joinBlocked();
   const join = $("join");
   join.hidden = playing || blocked !== null;
-  join.textContent = session.savedToken ? "Take a seat" : "Play as guest";
+  join.textContent = t(session.savedToken ? "bar.take_seat" : "bar.join");
   const note = $("break-note");
   const onBreak = playing ? null : breakMemo.text();
   note.hidden = !onBreak;
@@ -117,13 +119,14 @@ export const account = {
     const blocked = joinBlocked();
     if (blocked) {
       render();
-      throw new Error(blocked);
+      // Already in words: refusals.js shows a "blocked" error's message as it is.
+      throw Object.assign(new Error(blocked), { code: "blocked" });
     }
     if (session.savedToken) {
       session.watching = false;
       changed();
       await this.refresh();
-      announce("You have taken a seat.");
+      announce(t("account.seated"));
       return;
     }
     const player = await api.createGuest();
@@ -131,7 +134,7 @@ export const account = {
     balance = player.balance;
     demo = player.demo !== false;
     changed();
-    announce(`Welcome. Your demo balance is ${money(player.balance)}: play money only.`);
+    announce(t("account.welcome_guest", { amount: money(player.balance) }));
   },
   /**
    * After a login: the new seat's balance (`login.balance`) and everyone told.
@@ -159,12 +162,12 @@ export const account = {
   watch() {
     session.watching = true;
     changed();
-    announce("You are watching. Bets are off until you take a seat.");
+    announce(t("account.watching"));
   },
   /** Wire the top-bar buttons. */
   init() {
     $("join").addEventListener("click", () => {
-      this.join().catch((error) => announce(`Could not join: ${error.message}`));
+      this.join().catch((error) => announce(t("account.join_failed", { reason: errorText(error) })));
     });
     $("leave").addEventListener("click", () => this.watch());
     $("logout").addEventListener("click", () => this.signOut());
@@ -175,6 +178,11 @@ export const account = {
       if (left > 0 && left < 2 ** 31 - 1) window.setTimeout(changed, left + 1000);
     };
     window.addEventListener("baccarat:break", () => followBreak(changed));
+    onLanguage(() => {
+      render();
+      const dot = $("connection");
+      if (!dot.hidden) showConnection(/** @type {any} */ (dot.dataset.status));
+    });
     followBreak(render);
     api.config().then(
       (config) => {
@@ -200,10 +208,10 @@ export function showConnection(status) {
     banner.hidden = true;
     return;
   }
-  if (status === "live" && dot.dataset.status === "lost") announce("Connection restored.");
+  if (status === "live" && dot.dataset.status === "lost") announce(t("connection.restored"));
   dot.hidden = false;
   dot.dataset.status = status;
-  dot.textContent = { live: "Live", connecting: "Connecting…", lost: "Offline" }[status] ?? status;
+  dot.textContent = t(`connection.${status}`);
   banner.hidden = status !== "lost";
-  banner.textContent = status === "lost" ? "Connection lost. Reconnecting… the table will catch up by itself." : "";
+  banner.textContent = status === "lost" ? t("connection.banner") : "";
 }

@@ -7,7 +7,9 @@ import { account } from "./account.js";
 import { breaksPanel } from "./breaks.js";
 import { announce, h } from "./dom.js";
 import { money } from "./format.js";
+import { currencySymbol, formatNumber, t, tNodes } from "./i18n.js";
 import { limitsPanel, parseMoney } from "./limits.js";
+import { errorText } from "./refusals.js";
 import { duration } from "./sessionclock.js";
 
 const SESSION_CHOICES = [null, 300, 900, 1800, 3600, 7200, 14_400];
@@ -15,7 +17,7 @@ const SESSION_CHOICES = [null, 300, 900, 1800, 3600, 7200, 14_400];
 /**
  * A select of session lengths.
  * @param {string} id
- * @param {string} label
+ * @param {string} label  in words already
  * @param {number | null} current  seconds, or null for none
  */
 function choices(id, label, current) {
@@ -30,7 +32,7 @@ function choices(id, label, current) {
         h(
           "option",
           { value: seconds === null ? "" : String(seconds), selected: seconds === current },
-          seconds === null ? "None" : duration(seconds),
+          seconds === null ? t("session.none") : duration(seconds),
         ),
       ),
     ),
@@ -43,12 +45,8 @@ function sessionPanel() {
   const el = h(
     "section",
     { class: "panel rg-panel", id: "session-panel", "aria-labelledby": "session-title" },
-    h("h2", { class: "panel-title", id: "session-title" }, "Session time"),
-    h(
-      "p",
-      { class: "rg-note" },
-      "A session starts when you log in. At its time limit new bets stop; a reality check pauses betting until you read where you stand.",
-    ),
+    h("h2", { class: "panel-title", id: "session-title" }, t("session.title")),
+    h("p", { class: "rg-note" }, t("session.note")),
     form,
     message,
   );
@@ -59,10 +57,10 @@ function sessionPanel() {
       try {
         settings = (await api.session()).settings ?? settings;
       } catch (error) {
-        message.textContent = error.message;
+        message.textContent = errorText(error);
       }
-      const limit = choices("session-limit", "Session time limit", settings.time_limit_s);
-      const every = choices("reality-every", "Reality check every", settings.reality_check_every_s);
+      const limit = choices("session-limit", t("session.limit"), settings.time_limit_s);
+      const every = choices("reality-every", t("session.every"), settings.reality_check_every_s);
       const value = (/** @type {string} */ id) => {
         const text = /** @type {HTMLSelectElement} */ (form.querySelector(`#${id}`)).value;
         return text === "" ? null : Number(text);
@@ -83,15 +81,15 @@ function sessionPanel() {
                   reality_check_every_s: value("reality-every"),
                 });
                 message.dataset.tone = "info";
-                message.textContent = "Session settings saved.";
-                announce("Session settings saved.");
+                message.textContent = t("session.saved");
+                announce(t("session.saved"));
               } catch (error) {
                 message.dataset.tone = "error";
-                message.textContent = error.message;
+                message.textContent = errorText(error);
               }
             },
           },
-          "Save session settings",
+          t("session.save"),
         ),
       );
     },
@@ -109,11 +107,9 @@ function balanceLine() {
     ? h(
         "p",
         { class: "demo-balance", id: "account-balance" },
-        h("span", { class: "demo-balance__tag" }, "Demo"),
-        " balance ",
-        amount,
+        tNodes("account.demo_balance", { demo: h("span", { class: "demo-balance__tag" }, t("bar.demo")), amount }),
       )
-    : h("p", { class: "demo-balance", id: "account-balance" }, "Balance ", amount);
+    : h("p", { class: "demo-balance", id: "account-balance" }, tNodes("account.balance", { amount }));
 }
 
 /** A guest's panel: demo money, which the cashier neither takes nor pays out. */
@@ -121,13 +117,9 @@ function demoPanel() {
   return h(
     "section",
     { class: "panel rg-panel", id: "cashier-panel", "aria-labelledby": "cashier-title" },
-    h("h2", { class: "panel-title", id: "cashier-title" }, "Demo money"),
+    h("h2", { class: "panel-title", id: "cashier-title" }, t("cashier.demo_title")),
     balanceLine(),
-    h(
-      "p",
-      { class: "rg-note" },
-      "You play as a guest with demo money: it can be neither deposited to nor withdrawn. Register to play with money of your own.",
-    ),
+    h("p", { class: "rg-note" }, t("cashier.demo_note")),
     // Ends the guest's session on the server: its token is refused from then on.
     h(
       "button",
@@ -140,7 +132,7 @@ function demoPanel() {
             window.location.hash = "#/";
           }),
       },
-      "End demo play on this device",
+      t("cashier.end_demo"),
     ),
   );
 }
@@ -151,14 +143,14 @@ function cashierPanel() {
     id: "deposit-amount",
     inputmode: "decimal",
     class: "rg-input",
-    placeholder: "e.g. 100.00",
+    placeholder: t("cashier.example", { amount: formatNumber("100.00") }),
   });
   const message = h("p", { class: "form-message", role: "alert", id: "deposit-message" });
   const deposit = async () => {
     const amount = parseMoney(input.value);
     if (!Number.isInteger(amount) || amount < 1) {
       message.dataset.tone = "error";
-      message.textContent = "Enter an amount such as 100 or 12.50.";
+      message.textContent = t("cashier.invalid", { whole: "100", part: formatNumber("12.50") });
       return;
     }
     try {
@@ -166,11 +158,11 @@ function cashierPanel() {
       account.setBalance(answer.balance);
       input.value = "";
       message.dataset.tone = "info";
-      message.textContent = `Deposited ${money(answer.amount)}. Balance ${money(answer.balance)}.`;
+      message.textContent = t("cashier.deposited", { amount: money(answer.amount), balance: money(answer.balance) });
       announce(message.textContent);
     } catch (error) {
       message.dataset.tone = "error";
-      message.textContent = error.message;
+      message.textContent = errorText(error);
     }
   };
   input.addEventListener("keydown", (event) => {
@@ -179,7 +171,7 @@ function cashierPanel() {
   return h(
     "section",
     { class: "panel rg-panel", id: "cashier-panel", "aria-labelledby": "cashier-title" },
-    h("h2", { class: "panel-title", id: "cashier-title" }, "Play money"),
+    h("h2", { class: "panel-title", id: "cashier-title" }, t("cashier.title")),
     balanceLine(),
     h(
       "div",
@@ -187,10 +179,14 @@ function cashierPanel() {
       h(
         "label",
         { class: "form-field", for: "deposit-amount" },
-        h("span", { class: "form-field__label" }, "Deposit amount (dollars)"),
+        h("span", { class: "form-field__label" }, t("cashier.amount", { symbol: currencySymbol() })),
         input,
       ),
-      h("button", { type: "button", class: "btn btn--small", id: "deposit-submit", onclick: deposit }, "Deposit"),
+      h(
+        "button",
+        { type: "button", class: "btn btn--small", id: "deposit-submit", onclick: deposit },
+        t("cashier.deposit"),
+      ),
     ),
     message,
   );
@@ -203,16 +199,16 @@ function cashierPanel() {
  * @returns {{destroy(): void}}
  */
 export function mountAccount(main, { openHistory, openLogin }) {
-  document.title = "My account · Baccarat";
-  const heading = h("h1", { class: "account-title" }, "My account");
+  document.title = t("app.title", { page: t("account.title") });
+  const heading = h("h1", { class: "account-title" }, t("account.title"));
   if (!account.playing) {
     main.replaceChildren(
       h(
         "article",
         { class: "panel account-view" },
         heading,
-        h("p", {}, "Log in, or take a seat as a guest, to set limits and breaks."),
-        h("button", { type: "button", class: "btn btn--gold", onclick: openLogin }, "Log in"),
+        h("p", {}, t("account.login_needed")),
+        h("button", { type: "button", class: "btn btn--gold", onclick: openLogin }, t("account.login")),
       ),
     );
     return { destroy() {} };
@@ -228,7 +224,7 @@ export function mountAccount(main, { openHistory, openLogin }) {
         "div",
         { class: "account-view__head" },
         heading,
-        h("button", { type: "button", class: "btn", onclick: openHistory }, "My last rounds"),
+        h("button", { type: "button", class: "btn", onclick: openHistory }, t("account.history")),
       ),
       cashierPanel(),
       limits.el,

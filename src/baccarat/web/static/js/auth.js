@@ -2,32 +2,35 @@
 // Log in, register and log out. A login gets a session token that expires; the page says when the
 // previous login was, so a person notices a login that was not theirs.
 
-import { ApiError, api } from "./api.js";
+import { api } from "./api.js";
 import { announce, h } from "./dom.js";
+import { bind, t, utcStamp } from "./i18n.js";
+import { errorText } from "./refusals.js";
 import { session } from "./session.js";
 
 /**
- * "2024-06-01T12:00:00.000Z" -> "2024-06-01 12:00:00 UTC" (the server's instants are UTC).
+ * "2024-06-01T12:00:00.000Z" -> "2024-06-01 12:00:00 UTC" (the server's instants are UTC), in
+ * the language shown (i18n.js utcStamp).
  * @param {string | null | undefined} iso
  * @returns {string}
  */
 export function utcText(iso) {
-  const match = /^(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)/.exec(iso ?? "");
-  return match ? `${match[1]} ${match[2]} UTC` : String(iso ?? "–");
+  return utcStamp(iso);
 }
 
 /**
- * @param {string} label
+ * @param {string} key  the label's message
  * @param {HTMLInputElement} input
  */
-function field(label, input) {
-  return h("label", { class: "form-field" }, h("span", { class: "form-field__label" }, label), input);
+function field(key, input) {
+  return h("label", { class: "form-field" }, bind(h("span", { class: "form-field__label" }), key), input);
 }
 
 /**
- * The login dialog. `done(text)` is called after a login with the welcome line.
- * Returns {el, open()}.
- * @param {(text: string, login: any) => void} done  also given the server's answer to the login
+ * The login dialog. `done(line)` is called after a login with the welcome line (its message key
+ * and values, so it can follow a language switch). Returns {el, open()}.
+ * @param {(line: {key: string, values: Record<string, import("./i18n.js").Value>}, login: any) => void} done
+ *   also given the server's answer to the login
  */
 export function loginDialog(done) {
   const username = h("input", {
@@ -52,7 +55,7 @@ export function loginDialog(done) {
     message.textContent = "";
     const name = username.value.trim();
     if (!name || !password.value) {
-      message.textContent = "Enter a username and a password.";
+      message.textContent = t("auth.missing");
       return;
     }
     try {
@@ -61,13 +64,15 @@ export function loginDialog(done) {
       session.save({ id: login.player_id, token: login.token, username: login.username });
       password.value = "";
       dialog.close();
-      const previous = login.previous_login_at
-        ? `Your previous login was at ${utcText(login.previous_login_at)}.`
-        : "This is your first login.";
-      done(`Welcome, ${login.username}. ${previous}`, login);
+      const previous = login.previous_login_at;
+      done(
+        previous
+          ? { key: "auth.welcome", values: { name: login.username, time: () => utcText(previous) } }
+          : { key: "auth.welcome_first", values: { name: login.username } },
+        login,
+      );
     } catch (error) {
-      message.textContent =
-        error instanceof ApiError && error.code === "bad_credentials" ? "Wrong username or password." : error.message;
+      message.textContent = errorText(error);
     }
   }
 
@@ -82,20 +87,19 @@ export function loginDialog(done) {
           submit("login");
         },
       },
-      h("h2", { id: "login-title" }, "Log in"),
-      field("Username", username),
-      field("Password", password),
+      bind(h("h2", { id: "login-title" }), "auth.title"),
+      field("auth.username", username),
+      field("auth.password", password),
       message,
       h(
         "div",
         { class: "dialog__actions" },
-        h("button", { type: "submit", class: "btn btn--gold", id: "login-submit" }, "Log in"),
-        h(
-          "button",
-          { type: "button", class: "btn", id: "register-submit", onclick: () => submit("register") },
-          "Register and log in",
+        bind(h("button", { type: "submit", class: "btn btn--gold", id: "login-submit" }), "auth.submit"),
+        bind(
+          h("button", { type: "button", class: "btn", id: "register-submit", onclick: () => submit("register") }),
+          "auth.register",
         ),
-        h("button", { type: "button", class: "btn btn--ghost", onclick: () => dialog.close() }, "Cancel"),
+        bind(h("button", { type: "button", class: "btn btn--ghost", onclick: () => dialog.close() }), "auth.cancel"),
       ),
     ),
   );
@@ -120,5 +124,5 @@ export async function logout() {
     // An expired token has nothing left to end.
   }
   session.clear();
-  announce("You are logged out.");
+  announce(t("auth.logged_out"));
 }

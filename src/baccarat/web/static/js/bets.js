@@ -6,6 +6,7 @@
 import { fill, h } from "./dom.js";
 import { chipFace } from "./chips.js";
 import { betName, eventName, money, odds, oddsValue } from "./format.js";
+import { t } from "./i18n.js";
 
 const MAIN = ["player", "banker"];
 const MIDDLE = ["player_pair", "tie", "banker_pair"];
@@ -46,18 +47,22 @@ export function payoutSummary(pays) {
   const entries = Object.entries(pays ?? {});
   const wins = entries.filter(([, text]) => oddsValue(text) > 0);
   const detail = entries
-    .map(([event, text]) => `${eventName(event)} ${text === "push" ? "push" : odds(text)}`)
+    .map(([event, text]) =>
+      t("odds.event", { event: eventName(event), odds: text === "push" ? t("odds.push") : odds(text) }),
+    )
     .join(" · ");
   if (wins.length > 2) {
     const best = wins.reduce((a, b) => (oddsValue(b[1]) > oddsValue(a[1]) ? b : a));
-    return { headline: `up to ${odds(best[1])}`, note: "", detail };
+    return { headline: t("odds.up_to", { odds: odds(best[1]) }), note: "", detail };
   }
   const main = entries.find(([event]) => MAIN_EVENTS.includes(event)) ?? entries[0];
   if (!main) return { headline: "", note: "", detail };
   const notes = entries
     .filter(([event, text]) => event !== main[0] && !(event === "tie" && text === "push"))
     .map(([event, text]) =>
-      text === "push" ? `${eventName(event)} pushes` : `${eventName(event)} pays ${odds(text)}`,
+      text === "push"
+        ? t("odds.pushes", { event: eventName(event) })
+        : t("odds.pays", { event: eventName(event), odds: odds(text) }),
     );
   return { headline: odds(main[1]), note: notes.join("; "), detail };
 }
@@ -69,10 +74,10 @@ export function payoutSummary(pays) {
  * @param {{headline: string, note: string}} summary
  */
 function spotLabel(name, rule, stake, summary) {
-  const parts = [`Bet on ${rule.label ?? betName(name)}`, `pays ${summary.headline}`];
+  const parts = [t("spot.label", { name: betName(name, rule.label), odds: summary.headline })];
   if (summary.note) parts.push(summary.note);
-  parts.push(`limits ${money(rule.min_stake)} to ${money(rule.max_stake)}`);
-  parts.push(stake ? `your stake ${money(stake)}` : "no stake");
+  parts.push(t("spot.limits", { min: money(rule.min_stake), max: money(rule.max_stake) }));
+  parts.push(stake ? t("spot.stake", { amount: money(stake) }) : t("spot.no_stake"));
   return parts.join(", ");
 }
 
@@ -82,7 +87,7 @@ function spotLabel(name, rule, stake, summary) {
  * @param {(name: string) => void} onBet
  */
 export function betLayout(onBet) {
-  const el = h("section", { class: "bets", "aria-label": "Bets" });
+  const el = h("section", { class: "bets", "aria-label": t("spots.label") });
   /** @type {Map<string, HTMLButtonElement>} */
   const spots = new Map();
   /** @type {Map<string, string>} */
@@ -153,7 +158,12 @@ export function betLayout(onBet) {
       drawn.set(name, key);
       const summary = payoutSummary(rule.pays);
       button.setAttribute("aria-label", spotLabel(name, rule, stake, summary));
-      button.title = `${rule.label ?? betName(name)}: ${summary.detail}. Limits ${money(rule.min_stake)}–${money(rule.max_stake)}.`;
+      button.title = t("spot.title", {
+        name: betName(name, rule.label),
+        detail: summary.detail,
+        min: money(rule.min_stake),
+        max: money(rule.max_stake),
+      });
       fill(
         button,
         h("span", { class: "spot__name" }, betName(name, rule.label)),

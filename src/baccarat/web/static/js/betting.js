@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { account } from "./account.js";
 import { announce } from "./dom.js";
 import { betName, money } from "./format.js";
+import { t } from "./i18n.js";
 
 /**
  * The state of the table this module reads and writes: the round, the player's stakes on it,
@@ -39,12 +40,12 @@ export function betting(tableId, state, tell) {
    */
   function send(request) {
     if (!account.playing) {
-      tell.say("You are watching. Take a seat to place bets.", "info");
+      tell.say(t("bet.watching"), "info");
       return queue;
     }
     const roundId = state.round?.id;
     if (!roundId) {
-      tell.say("Wait for the next round to open.", "info");
+      tell.say(t("bet.wait_round"), "info");
       return queue;
     }
     queue = queue.then(() => request(roundId)).catch(tell.refused);
@@ -76,7 +77,9 @@ export function betting(tableId, state, tell) {
       send(async (roundId) => {
         const response = await api.placeBets(tableId, roundId, { [name]: chip });
         placed(response);
-        announce(`${betName(name)}: ${money(response.bets[name])}. Balance ${money(response.balance)}.`);
+        announce(
+          t("bet.placed", { bet: betName(name), amount: money(response.bets[name]), balance: money(response.balance) }),
+        );
       });
     },
     /**
@@ -87,7 +90,7 @@ export function betting(tableId, state, tell) {
       send(async (roundId) => {
         const response = await call(tableId, roundId);
         placed(response);
-        announce(`Bets placed: total ${money(sum(response.bets))}.`);
+        announce(t("bet.placed_all", { amount: money(sum(response.bets)) }));
       });
     },
     clear() {
@@ -95,7 +98,7 @@ export function betting(tableId, state, tell) {
         if (!sum(state.stakes)) return;
         accept(await api.undo(tableId, roundId));
         state.placements = [];
-        announce("All your bets are taken back.");
+        announce(t("bet.cleared"));
       });
     },
     /** Take back the last accepted request only (one atomic request to the server). */
@@ -105,7 +108,7 @@ export function betting(tableId, state, tell) {
         const response = await api.undoLast(tableId, roundId);
         state.placements.pop();
         accept(response);
-        announce(`Last bet taken back: ${money(response.returned)}. Balance ${money(response.balance)}.`);
+        announce(t("bet.undone", { amount: money(response.returned), balance: money(response.balance) }));
       });
     },
   };

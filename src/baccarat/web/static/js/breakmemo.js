@@ -6,6 +6,8 @@
 // A guest is anonymous, so the server cannot tie one to a person on a break: this memory of the
 // device is the control. It does not follow the person to another browser or a cleared storage.
 
+import { formatDate, t } from "./i18n.js";
+
 const KEY = "baccarat.break";
 const BREAK_CODES = new Set(["time_out", "self_excluded"]);
 // How the server's refusal messages write a break's end: "... until 2024-06-08 12:00:00 UTC: ...".
@@ -36,12 +38,12 @@ export function breakEndOf(error) {
 }
 
 /**
- * A break's end in the person's own time zone, to the minute.
+ * A break's end in the person's own time zone, to the minute, in the language shown.
  * @param {number} ms
  * @returns {string}
  */
 export function localTime(ms) {
-  return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatDate(ms, { dateStyle: "medium", timeStyle: "short" });
 }
 
 export const breakMemo = {
@@ -73,6 +75,6 @@ export const breakMemo = {
    */
   text(now = Date.now()) {
     const until = this.until(now);
-    return until === null ? null : `On a break until ${localTime(until)}`;
+    return until === null ? null : t("break.memo", { time: localTime(until) });
   },
 };

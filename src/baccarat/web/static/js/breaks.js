@@ -7,28 +7,29 @@ import { api } from "./api.js";
 import { utcText } from "./auth.js";
 import { breakMemo } from "./breakmemo.js";
 import { announce, fill, h } from "./dom.js";
+import { bind, t } from "./i18n.js";
+import { errorText } from "./refusals.js";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-// Lengths offered; the shortest and longest are kept a minute inside the server's range, which
-// it measures from the instant the request arrives.
+// Lengths offered (by the key of their words); the shortest and longest are kept a minute inside
+// the server's range, which it measures from the instant the request arrives.
 /** @type {Record<"time_out" | "self_exclusion", [string, {ms?: number, months?: number}][]>} */
 const CHOICES = {
   time_out: [
-    ["24 hours", { ms: 24 * HOUR }],
-    ["3 days", { ms: 72 * HOUR }],
-    ["1 week", { ms: 168 * HOUR }],
-    ["2 weeks", { ms: 336 * HOUR }],
-    ["6 weeks", { ms: 1008 * HOUR }],
+    ["break.len.24h", { ms: 24 * HOUR }],
+    ["break.len.3d", { ms: 72 * HOUR }],
+    ["break.len.1w", { ms: 168 * HOUR }],
+    ["break.len.2w", { ms: 336 * HOUR }],
+    ["break.len.6w", { ms: 1008 * HOUR }],
   ],
   self_exclusion: [
-    ["6 months", { months: 6 }],
-    ["1 year", { months: 12 }],
-    ["2 years", { months: 24 }],
-    ["5 years", { months: 60 }],
+    ["break.len.6m", { months: 6 }],
+    ["break.len.1y", { months: 12 }],
+    ["break.len.2y", { months: 24 }],
+    ["break.len.5y", { months: 60 }],
   ],
 };
-const NAMES = { time_out: "time-out", self_exclusion: "self-exclusion" };
 
 /**
  * The end of a break of `length` from `now` (the server's, in ms), kept inside the server's
@@ -81,31 +82,24 @@ export function breaksPanel({ onBreak }) {
   const el = h(
     "section",
     { class: "panel rg-panel", id: "breaks-panel", "aria-labelledby": "breaks-title" },
-    h("h2", { class: "panel-title", id: "breaks-title" }, "Take a break"),
-    h(
-      "p",
-      { class: "rg-note" },
-      "A break starts now and logs you out. Until it ends you cannot bet, deposit or log in. It can be made longer, never shorter.",
-    ),
+    h("h2", { class: "panel-title", id: "breaks-title" }, t("breaks.title")),
+    h("p", { class: "rg-note" }, t("breaks.note")),
     state,
   );
   /** @type {any} the last GET /api/me/breaks */
   let view = null;
 
-  /**
-   * @param {"time_out" | "self_exclusion"} kind
-   * @param {string} label
-   */
-  function chooser(kind, label) {
+  /** @param {"time_out" | "self_exclusion"} kind */
+  function chooser(kind) {
     const select = h(
       "select",
-      { id: `break-${kind}`, "aria-label": `Length of the ${NAMES[kind]}` },
-      CHOICES[kind].map(([text], index) => h("option", { value: String(index) }, text)),
+      { id: `break-${kind}`, "aria-label": t(`break.length.${kind}`) },
+      CHOICES[kind].map(([key], index) => h("option", { value: String(index) }, t(key))),
     );
     return h(
       "div",
       { class: "rg-break" },
-      h("label", { for: `break-${kind}` }, label),
+      h("label", { for: `break-${kind}` }, t(`break.label.${kind}`)),
       select,
       h(
         "button",
@@ -115,7 +109,7 @@ export function breaksPanel({ onBreak }) {
           dataset: { break: kind },
           onclick: () => ask(kind, CHOICES[kind][Number(select.value)]),
         },
-        `Start a ${NAMES[kind]}…`,
+        t(`break.start.${kind}`),
       ),
     );
   }
@@ -124,20 +118,16 @@ export function breaksPanel({ onBreak }) {
    * @param {"time_out" | "self_exclusion"} kind
    * @param {[string, {ms?: number, months?: number}]} choice
    */
-  function ask(kind, [text, length]) {
+  function ask(kind, [lengthKey, length]) {
     if (!view) return;
     const until = breakEnd(length, view.allowed[kind], serverNow(view));
     fill(
       confirmBox,
-      h(
-        "p",
-        { id: "break-confirm-text" },
-        `A ${NAMES[kind]} of ${text}: you will not be able to play until ${utcText(until)}. It cannot be shortened or ended early.`,
-      ),
+      h("p", { id: "break-confirm-text" }, t(`break.ask.${kind}`, { length: t(lengthKey), time: utcText(until) })),
       h(
         "button",
         { type: "button", class: "btn btn--small btn--gold", id: "break-confirm", onclick: () => take(kind, length) },
-        `Yes, start the ${NAMES[kind]}`,
+        t(`break.yes.${kind}`),
       ),
       h(
         "button",
@@ -148,7 +138,7 @@ export function breaksPanel({ onBreak }) {
             confirmBox.hidden = true;
           },
         },
-        "No, go back",
+        t("break.no"),
       ),
     );
     confirmBox.hidden = false;
@@ -167,14 +157,15 @@ export function breaksPanel({ onBreak }) {
       const taken = await api.takeBreak(kind, until);
       confirmBox.hidden = true;
       draw(taken);
-      const text = `Your ${NAMES[kind]} has started. It ends at ${utcText(until)}.`;
+      const values = { time: () => utcText(until) };
+      const text = t(`break.started.${kind}`, values);
       message.dataset.tone = "info";
       message.textContent = text;
       announce(text);
       // The view is about to show a visitor's page: say it where it stays in sight.
       const bar = document.getElementById("notice");
       if (bar) {
-        bar.textContent = text;
+        bind(bar, `break.started.${kind}`, values);
         bar.hidden = false;
       }
       onBreak();
@@ -182,7 +173,7 @@ export function breaksPanel({ onBreak }) {
       breakMemo.remember(taken.in_force?.until ?? until);
     } catch (error) {
       message.dataset.tone = "error";
-      message.textContent = error.message;
+      message.textContent = errorText(error);
     }
   }
 
@@ -191,18 +182,20 @@ export function breaksPanel({ onBreak }) {
     view = fresh;
     const running = fresh.in_force;
     state.textContent = running
-      ? `A ${NAMES[running.kind]} is running until ${utcText(running.until)}.`
-      : "No break is running.";
+      ? t(running.kind === "self_exclusion" ? "break.running.self_exclusion" : "break.running.time_out", {
+          time: utcText(running.until),
+        })
+      : t("breaks.none");
   }
 
-  el.append(chooser("time_out", "Time-out"), chooser("self_exclusion", "Self-exclusion"), confirmBox, message);
+  el.append(chooser("time_out"), chooser("self_exclusion"), confirmBox, message);
   return {
     el,
     async load() {
       try {
         draw(await api.breaks());
       } catch (error) {
-        message.textContent = `Your breaks cannot be shown: ${error.message}`;
+        message.textContent = t("breaks.failed", { reason: errorText(error) });
       }
     },
   };

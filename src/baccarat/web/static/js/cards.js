@@ -3,21 +3,14 @@
 // shows while cards are turned. The server decides every outcome; these totals only mirror it.
 
 import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
 
-/** @type {Record<string, {glyph: string, name: string, red: boolean}>} */
+/** @type {Record<string, {glyph: string, red: boolean}>} */
 const SUITS = {
-  c: { glyph: "♣", name: "clubs", red: false },
-  d: { glyph: "♦", name: "diamonds", red: true },
-  h: { glyph: "♥", name: "hearts", red: true },
-  s: { glyph: "♠", name: "spades", red: false },
-};
-/** @type {Record<string, string>} */
-const RANK_NAMES = {
-  A: "Ace",
-  T: "10",
-  J: "Jack",
-  Q: "Queen",
-  K: "King",
+  c: { glyph: "♣", red: false },
+  d: { glyph: "♦", red: true },
+  h: { glyph: "♥", red: true },
+  s: { glyph: "♠", red: false },
 };
 const COURTS = new Set(["J", "Q", "K"]);
 
@@ -59,14 +52,15 @@ export function handTotal(codes) {
 }
 
 /**
- * "Qh" -> "Queen of hearts".
+ * "Qh" -> "Queen of hearts" (in the language shown: "Queen hati").
  * @param {string} code
  * @returns {string}
  */
 export function cardName(code) {
   const card = parseCard(code);
   if (!card) return String(code);
-  return `${RANK_NAMES[card.rank] ?? card.rank} of ${SUITS[card.suit].name}`;
+  const rank = card.rank === "T" ? "10" : has(`card.rank.${card.rank}`) ? t(`card.rank.${card.rank}`) : card.rank;
+  return t("card.name", { rank, suit: t(`card.suit.${card.suit}`) });
 }
 
 /** @param {Card} card */
@@ -96,7 +90,7 @@ function face(card) {
  * @param {{sideways?: boolean, label?: string}} [options]  a third card lies sideways, as dealt.
  * @returns {HTMLDivElement}
  */
-export function cardSlot({ sideways = false, label = "Face-down card" } = {}) {
+export function cardSlot({ sideways = false, label = t("card.face_down") } = {}) {
   const el = h(
     "div",
     {

@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { chipLabel, money } from "./format.js";
+import { t } from "./i18n.js";
 
 // Casino colours by value in major units; anything else takes the colour of the next lower one.
 /** @type {[number, string][]} */
@@ -51,7 +52,7 @@ export function chipFace(minor, extraClass = "") {
 export function chipRack(onChange) {
   const name = `chip-${Math.random().toString(36).slice(2, 8)}`;
   const list = h("div", { class: "chip-rack__chips" });
-  const el = h("fieldset", { class: "chip-rack" }, h("legend", { class: "visually-hidden" }, "Chip value"), list);
+  const el = h("fieldset", { class: "chip-rack" }, h("legend", { class: "visually-hidden" }, t("chips.legend")), list);
   /** @type {number | null} */
   let selected = null;
   /** @type {number[]} */
@@ -73,7 +74,7 @@ export function chipRack(onChange) {
             name,
             value: String(minor),
             class: "visually-hidden",
-            "aria-label": `Chip ${money(minor)}`,
+            "aria-label": t("chips.label", { amount: money(minor) }),
             onchange: () => {
               selected = minor;
               onChange(minor);

@@ -7,6 +7,8 @@
 import { announce, fill, h } from "./dom.js";
 import { api, shoeRecordUrl } from "./api.js";
 import { describe, sha256Hex, tableClientSeed, verifyRecord } from "./fairverify.js";
+import { t } from "./i18n.js";
+import { errorText } from "./refusals.js";
 import { session } from "./session.js";
 
 const VERIFY = "baccarat verify record.json";
@@ -29,20 +31,20 @@ function copyButton(text, what) {
     {
       type: "button",
       class: "btn btn--small btn--ghost",
-      "aria-label": `Copy ${what}`,
+      "aria-label": t("fair.copy_label", { what }),
       onclick: async () => {
         try {
           await navigator.clipboard.writeText(text);
-          button.textContent = "Copied";
+          button.textContent = t("fair.copied");
         } catch {
-          button.textContent = "Select and copy";
+          button.textContent = t("fair.copy_failed");
         }
         window.setTimeout(() => {
-          button.textContent = "Copy";
+          button.textContent = t("fair.copy");
         }, 1500);
       },
     },
-    "Copy",
+    t("fair.copy"),
   );
   return button;
 }
@@ -57,7 +59,12 @@ function hexRow(label, value, more = null) {
     "div",
     { class: "fair__row" },
     h("dt", {}, label),
-    h("dd", {}, h("code", { class: "fair__hex" }, value ?? "–"), value ? copyButton(value, label.toLowerCase()) : null),
+    h(
+      "dd",
+      {},
+      h("code", { class: "fair__hex" }, value ?? "–"),
+      value ? copyButton(value, label.toLocaleLowerCase()) : null,
+    ),
     more,
   );
 }
@@ -79,7 +86,7 @@ async function downloadRecord(shoeId, button) {
     link.remove();
     window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
   } catch (error) {
-    button.textContent = `Cannot download: ${error.message}`;
+    button.textContent = t("fair.download_failed", { reason: errorText(error) });
   } finally {
     button.removeAttribute("aria-busy");
   }
@@ -138,21 +145,16 @@ function storeSeed(seed) {
  */
 async function whoseSeed(shoeId, clientSeed) {
   if ((await sha256Hex(`${shoeId}|`)) === clientSeed) {
-    return { whose: "none", text: "No player sent a seed: it is SHA-256 of the shoe id and “|”." };
+    return { whose: "none", text: t("fair.whose_none") };
   }
   const mine = sentSeeds()[shoeId];
   const me = session.playerId;
   if (mine && me && (await tableClientSeed(shoeId, { [me]: mine })) === clientSeed) {
-    return {
-      whose: "yours",
-      text: `Yours alone: SHA-256 of the shoe id, “|”, your player id and your seed “${mine}”.`,
-    };
+    return { whose: "yours", text: t("fair.whose_yours", { seed: mine }) };
   }
   return {
     whose: "players",
-    text: mine
-      ? `Players' seeds, yours (“${mine}”) and others': the record keeps only their hash, not whose they were.`
-      : "Players' seeds: the record keeps only their hash, not whose they were.",
+    text: mine ? t("fair.whose_players_mine", { seed: mine }) : t("fair.whose_players"),
   };
 }
 
@@ -172,11 +174,44 @@ function mark(ok, label, title, dataset) {
       class: `badge ${ok ? "badge--up" : "badge--down"} fair__mark`,
       role: "img",
       title,
-      "aria-label": `${label}: ${ok ? "matches" : "does not match"}. ${title}`,
+      "aria-label": t(ok ? "fair.matches" : "fair.differs", { label, detail: title }),
       dataset: { ...dataset, ok: String(ok) },
     },
     `${label} ${ok ? "✓" : "✗"}`,
   );
+}
+
+/**
+ * The verifier's one-line summary in the language shown (fairverify.js writes it in English, as
+ * `baccarat verify` does; record-level failures other than these three stay in its words).
+ * @param {import("./fairverify.js").VerifyReport} report
+ * @returns {string}
+ */
+function summaryText(report) {
+  const good = report.coups.filter((coup) => coup.ok).length;
+  const total = report.coups.length;
+  if (!report.revealed) return t("fair.summary_hidden", { good, total });
+  if (report.ok) return t("fair.summary_ok", { total });
+  const parts = [];
+  if (report.commitment.ok === false) parts.push(t("fair.part_commitment"));
+  if (report.digest.ok === false) parts.push(t("fair.part_digest"));
+  if (report.burn.ok === false) parts.push(t("fair.part_burn"));
+  if (good < total) parts.push(t("fair.part_coups", { bad: total - good, total }));
+  if (report.missing) parts.push(t("fair.part_missing", { count: report.missing }));
+  const checked = ["commitment", "digest", "burn"];
+  parts.push(...report.failures.filter((f) => f.coup === null && !checked.includes(f.field)).map(describe));
+  return t("fair.summary_failed", { parts: parts.join("; ") });
+}
+
+/**
+ * What a check's mark says on hover: a passed check in the language shown; a failed one in the
+ * verifier's words (they name the values that differ).
+ * @param {string} name  commitment, digest or burn
+ * @param {import("./fairverify.js").Check} check
+ * @returns {string}
+ */
+function checkDetail(name, check) {
+  return check.ok ? t(`fair.ok_${name}`) : check.message;
 }
 
 /**
@@ -186,9 +221,9 @@ function mark(ok, label, title, dataset) {
  */
 function reportView(report) {
   const checks = /** @type {[string, string, import("./fairverify.js").Check][]} */ ([
-    ["commitment", "Commitment", report.commitment],
-    ["digest", "Digest", report.digest],
-    ["burn", "Burn", report.burn],
+    ["commitment", t("fair.commitment"), report.commitment],
+    ["digest", t("fair.digest"), report.digest],
+    ["burn", t("fair.burn"), report.burn],
   ]).filter(([, , check]) => check.ok !== null);
   const failures = report.failures.filter((failure) => failure.coup === null || failure.field === "");
   const coupFailures = report.coups.filter((coup) => !coup.ok);
@@ -197,29 +232,30 @@ function reportView(report) {
     h(
       "p",
       { class: "fair__marks" },
-      checks.map(([name, label, check]) => [mark(Boolean(check.ok), label, check.message, { check: name }), " "]),
+      checks.map(([name, label, check]) => [
+        mark(Boolean(check.ok), label, checkDetail(name, check), { check: name }),
+        " ",
+      ]),
     ),
     h(
       "p",
-      { class: "fair__coups", "aria-label": "Coups" },
-      h("span", { class: "fair__algo" }, "Coups: "),
+      { class: "fair__coups", "aria-label": t("fair.coups") },
+      h("span", { class: "fair__algo" }, t("fair.coups_prefix")),
       report.coups.map((coup) => [
-        mark(coup.ok, String(coup.number), coup.ok ? `Coup ${coup.number} was dealt from the order` : coup.reason, {
+        mark(coup.ok, String(coup.number), coup.ok ? t("fair.coup_ok", { number: coup.number }) : coup.reason, {
           coup: String(coup.number),
         }),
         " ",
       ]),
       report.missing
-        ? mark(false, `+${report.missing}`, `${report.missing} coup(s) missing`, { coup: "missing" })
+        ? mark(false, `+${report.missing}`, t("fair.missing", { count: report.missing }), { coup: "missing" })
         : null,
     ),
     listed.slice(0, LISTED).map((text) => h("p", { class: "fair__problem" }, `✗ ${text}`)),
-    listed.length > LISTED ? h("p", { class: "fair__problem" }, `and ${listed.length - LISTED} more`) : null,
-    h(
-      "p",
-      { class: "fair__algo" },
-      "Checked here: the commitment, the order and its digest, the burn and every coup's cards, totals and winner. The payouts are checked by the command below.",
-    ),
+    listed.length > LISTED
+      ? h("p", { class: "fair__problem" }, t("fair.more", { count: listed.length - LISTED }))
+      : null,
+    h("p", { class: "fair__algo" }, t("fair.checked_here")),
   ];
 }
 
@@ -249,14 +285,14 @@ export function fairnessPanel() {
     maxlength: 64,
     autocomplete: "off",
     spellcheck: "false",
-    placeholder: "letters, digits, _ . ~ -",
+    placeholder: t("fair.seed_placeholder"),
     value: mySeed ?? "",
   });
   const seedStatus = h("p", { class: "form-message fair__intro fair__seed-status" });
   const stopButton = h(
     "button",
     { type: "button", class: "btn btn--small btn--ghost", hidden: !mySeed, onclick: () => stopSeed() },
-    "Stop using it",
+    t("fair.stop_seed"),
   );
   const seedForm = h(
     "form",
@@ -264,28 +300,24 @@ export function fairnessPanel() {
     h(
       "div",
       { class: "form-field" },
-      h("label", { for: "fair-seed", class: "form-field__label" }, "Your seed, added to each new shoe's client seed"),
+      h("label", { for: "fair-seed", class: "form-field__label" }, t("fair.seed_label")),
       h(
         "div",
         { class: "fair__links" },
         seedInput,
-        h("button", { type: "submit", class: "btn btn--small btn--gold" }, "Use my seed"),
+        h("button", { type: "submit", class: "btn btn--small btn--gold" }, t("fair.use_seed")),
         stopButton,
       ),
     ),
     seedStatus,
   );
-  const seatNeeded = h("p", { class: "fair__algo", hidden: true }, "Take a seat to add your own seed to a shoe.");
+  const seatNeeded = h("p", { class: "fair__algo", hidden: true }, t("fair.seat_needed"));
 
   const el = h(
     "details",
     { class: "panel fair", open: true },
-    h("summary", { class: "panel-title" }, "Provably fair"),
-    h(
-      "p",
-      { class: "fair__intro" },
-      "The shoe's order is fixed by a secret seed before the first bet. Its SHA-256 commitment is below; the seed is revealed when the shoe ends.",
-    ),
+    h("summary", { class: "panel-title" }, t("fair.title")),
+    h("p", { class: "fair__intro" }, t("fair.intro")),
     current,
     seedForm,
     seatNeeded,
@@ -310,37 +342,28 @@ export function fairnessPanel() {
     const seed = mySeed;
     if (!seed || !shoe?.id) return;
     if (shoe.client_seed) {
-      say(`This shoe's client seed is already fixed: your seed “${seed}” goes to the next shoe.`, "info");
+      say(t("fair.seed_fixed_next", { seed }), "info");
       return;
     }
     if (sentSeeds()[shoe.id] === seed) {
-      say(`Your seed “${seed}” is in shoe ${shoe.id}'s client seed.`, "info", { sent: shoe.id });
+      say(t("fair.seed_in", { seed, shoe: shoe.id }), "info", { sent: shoe.id });
       return;
     }
     if (!session.token) {
-      say("Take a seat to add your own seed to a shoe.", "error");
+      say(t("fair.seat_needed"), "error");
       return;
     }
     try {
       await api.sendSeed(shoe.id, seed);
       rememberSent(shoe.id, seed);
-      say(
-        `Your seed “${seed}” is in shoe ${shoe.id}'s client seed; each new shoe gets it too until you stop it.`,
-        "info",
-        {
-          sent: shoe.id,
-        },
-      );
+      say(t("fair.seed_sent", { seed, shoe: shoe.id }), "info", { sent: shoe.id });
     } catch (error) {
       if (error.code === "client_seed_fixed") {
-        say(
-          `Shoe ${shoe.id}'s client seed was fixed when its first betting window closed: your seed “${seed}” goes to the next shoe.`,
-          "info",
-        );
+        say(t("fair.seed_closed", { seed, shoe: shoe.id }), "info");
         // Do not ask again for this shoe.
         if (shoeNow?.id === shoe.id) shoeNow = { ...shoe, client_seed: "fixed" };
       } else {
-        say(`Your seed was not sent: ${error.message}`, "error");
+        say(t("fair.seed_failed", { reason: errorText(error) }), "error");
       }
     }
   }
@@ -350,7 +373,7 @@ export function fairnessPanel() {
     event.preventDefault();
     const seed = seedInput.value.trim();
     if (!SEED_PATTERN.test(seed)) {
-      say("A seed is 1 to 64 letters, digits or _ . ~ -", "error");
+      say(t("fair.seed_invalid"), "error");
       seedInput.focus();
       return;
     }
@@ -365,7 +388,7 @@ export function fairnessPanel() {
     storeSeed(null);
     stopButton.hidden = true;
     seedInput.value = "";
-    say("New shoes will not get your seed.", "info");
+    say(t("fair.seed_stopped"), "info");
   }
 
   /**
@@ -382,11 +405,11 @@ export function fairnessPanel() {
     try {
       outcome = { report: await verifyRecord(await api.shoeRecord(shoeId)) };
     } catch (error) {
-      outcome = { error: error.message };
+      outcome = { error: error?.code ? errorText(error) : String(error?.message ?? error) };
     }
     checked.set(shoeId, outcome);
     button.removeAttribute("aria-busy");
-    announce(outcome.report ? outcome.report.summary : `Cannot verify here: ${outcome.error}`);
+    announce(outcome.report ? summaryText(outcome.report) : t("fair.cannot_verify", { reason: outcome.error }));
     if (result.isConnected) showOutcome(result, shoeId, outcome);
   }
 
@@ -402,14 +425,14 @@ export function fairnessPanel() {
     delete result.dataset.verdict;
     fill(details);
     if (outcome === null) {
-      summary.textContent = "Rebuilding the shoe from its seed…";
+      summary.textContent = t("fair.rebuilding");
     } else if (outcome.report) {
       result.dataset.verdict = outcome.report.ok ? "ok" : "fail";
-      summary.textContent = `${outcome.report.ok ? "✓" : "✗"} ${outcome.report.summary}`;
+      summary.textContent = `${outcome.report.ok ? "✓" : "✗"} ${summaryText(outcome.report)}`;
       fill(details, reportView(outcome.report));
     } else {
       result.dataset.verdict = "error";
-      summary.textContent = `✗ Cannot verify here: ${outcome.error}`;
+      summary.textContent = `✗ ${t("fair.cannot_verify", { reason: outcome.error })}`;
     }
   }
 
@@ -432,7 +455,7 @@ export function fairnessPanel() {
       whoseSeed(finished.id, finished.client_seed).then(
         ({ whose: who, text }) => {
           whose.dataset.whose = who;
-          whose.textContent = `Whose seed: ${text}`;
+          whose.textContent = t("fair.whose", { text });
         },
         () => {
           whose.textContent = "";
@@ -441,13 +464,13 @@ export function fairnessPanel() {
     }
     fill(
       revealed,
-      h("h3", { class: "fair__heading" }, `Shoe ${finished.id} ended: seed revealed`),
+      h("h3", { class: "fair__heading" }, t("fair.ended", { shoe: finished.id })),
       h(
         "dl",
         { class: "fair__list" },
-        hexRow("Server seed", finished.server_seed),
-        hexRow("Client seed", finished.client_seed, whose),
-        hexRow("Digest", finished.digest),
+        hexRow(t("fair.server_seed"), finished.server_seed),
+        hexRow(t("fair.client_seed"), finished.client_seed, whose),
+        hexRow(t("fair.digest"), finished.digest),
       ),
       h(
         "p",
@@ -460,7 +483,7 @@ export function fairnessPanel() {
             onclick: (/** @type {MouseEvent} */ event) =>
               downloadRecord(finished.id, /** @type {HTMLElement} */ (event.currentTarget)),
           },
-          "Download record.json",
+          t("fair.download"),
         ),
         h(
           "a",
@@ -479,16 +502,16 @@ export function fairnessPanel() {
             onclick: (/** @type {MouseEvent} */ event) =>
               verifyHere(finished.id, /** @type {HTMLElement} */ (event.currentTarget), result),
           },
-          "Verify in this browser",
+          t("fair.verify_here"),
         ),
       ),
       result,
       h(
         "p",
         { class: "fair__verify" },
-        "Check it yourself: ",
+        t("fair.check_yourself"),
         h("code", {}, VERIFY),
-        copyButton(VERIFY, "the verify command"),
+        copyButton(VERIFY, t("fair.copy_verify")),
       ),
     );
     const done = checked.get(finished.id);
@@ -524,7 +547,7 @@ export function fairnessPanel() {
           h(
             "div",
             { class: "fair__row" },
-            h("dt", {}, "Shoe"),
+            h("dt", {}, t("fair.shoe")),
             h(
               "dd",
               { dataset: { shoe: shoe?.id ?? "" } },
@@ -532,8 +555,8 @@ export function fairnessPanel() {
               shoe?.algorithm ? h("span", { class: "fair__algo" }, shoe.algorithm) : null,
             ),
           ),
-          hexRow("Commitment", shoe?.commitment),
-          shoe?.client_seed ? hexRow("Client seed", shoe.client_seed) : null,
+          hexRow(t("fair.commitment"), shoe?.commitment),
+          shoe?.client_seed ? hexRow(t("fair.client_seed"), shoe.client_seed) : null,
         );
       }
       const revealedKey = JSON.stringify([

@@ -1,31 +1,17 @@
 // @ts-check
-// Formatting for people: money, odds, bet names and durations.
+// Formatting for people: money, odds, bet names and durations, in the language shown (i18n.js).
 // Money arrives as integer minor units; it is split with integer arithmetic, never divided
-// into a float, so 1005 is always "10.05".
+// into a float, so 1005 is always "10.05" (written "$10.05", or "$10,05" in Indonesian).
 
-const grouping = new Intl.NumberFormat("en-US", { maximumFractionDigits: 0 });
-let currencySymbol = "$";
-
-/**
- * Use the symbol the server names (when it names one).
- * @param {unknown} symbol
- */
-export function setCurrency(symbol) {
-  if (typeof symbol === "string") currencySymbol = symbol;
-}
+import { decimalMark, formatMoney, has, t } from "./i18n.js";
 
 /**
- * 123456 -> "$1,234.56"; negative amounts get a minus sign.
+ * 123456 -> "$1,234.56"; negative amounts get a minus sign. In the money's own currency.
  * @param {number | null | undefined} minor  an amount in minor units
  * @returns {string}
  */
 export function money(minor) {
-  if (!Number.isSafeInteger(minor)) return "–";
-  const sign = minor < 0 ? "−" : "";
-  const abs = Math.abs(minor);
-  const major = Math.trunc(abs / 100);
-  const cents = String(abs % 100).padStart(2, "0");
-  return `${sign}${currencySymbol}${grouping.format(major)}.${cents}`;
+  return formatMoney(minor);
 }
 
 /**
@@ -34,59 +20,37 @@ export function money(minor) {
  * @returns {string}
  */
 export function chipLabel(minor) {
-  if (minor % 100 !== 0) return `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+  if (minor % 100 !== 0) return `${Math.trunc(minor / 100)}${decimalMark()}${String(minor % 100).padStart(2, "0")}`;
   const major = minor / 100;
-  if (major >= 1_000_000 && major % 1_000_000 === 0) return `${major / 1_000_000}M`;
-  if (major >= 1000 && major % 1000 === 0) return `${major / 1000}K`;
+  if (major >= 1_000_000 && major % 1_000_000 === 0) return t("chip.millions", { n: major / 1_000_000 });
+  if (major >= 1000 && major % 1000 === 0) return t("chip.thousands", { n: major / 1000 });
   return String(major);
 }
 
-const NAMES = {
-  player: "Player",
-  banker: "Banker",
-  tie: "Tie",
-  player_pair: "Player Pair",
-  banker_pair: "Banker Pair",
-  either_pair: "Either Pair",
-  perfect_pair: "Perfect Pair",
-  // The side is told by the spot's colour and place (and by its spoken label).
-  dragon_bonus_player: "Dragon Bonus",
-  dragon_bonus_banker: "Dragon Bonus",
-  big: "Big",
-  small: "Small",
-  dragon_7: "Dragon 7",
-  panda_8: "Panda 8",
-  super_6: "Super 6",
-};
-
 /**
- * The short name of a bet spot ("dragon_bonus_player" -> "Dragon Bonus P"); else the API's label.
+ * The name of a bet spot in the language shown ("dragon_bonus_player" -> "Dragon Bonus Player"),
+ * every spot's distinct; a bet the catalogues do not know keeps the API's label.
  * @param {string} bet
  * @param {string} [label]
  * @returns {string}
  */
 export function betName(bet, label) {
-  return NAMES[bet] ?? label ?? bet.replaceAll("_", " ").replace(/\b\w/g, (c) => c.toUpperCase());
+  if (has(`bet.${bet}`)) return t(`bet.${bet}`);
+  return label ?? bet.replaceAll("_", " ").replace(/\b\w/g, (c) => c.toUpperCase());
 }
 
-const EVENTS = {
-  win: "win",
-  tie: "tie",
-  win_6: "Banker win on 6",
-  win_three_card_7: "Banker three-card 7",
-  natural_win: "natural win",
-  natural_tie: "natural tie",
-  pair: "pair",
-  perfect_pair: "perfect pair",
-};
-
 /**
- * An event of a pay table for people ("win_by_9" -> "win by 9").
+ * An event of a pay table for people ("win_by_9" -> "win by 9"), in the language shown.
  * @param {string} event
  * @returns {string}
  */
 export function eventName(event) {
-  return EVENTS[event] ?? event.replaceAll("_", " ");
+  if (has(`event.${event}`)) return t(`event.${event}`);
+  const by = /^win_by_(\d+)$/.exec(event);
+  if (by) return t("event.win_by", { points: by[1] });
+  const tie = /^tie_(\d+)$/.exec(event);
+  if (tie) return t("event.tie_on", { total: tie[1] });
+  return event.replaceAll("_", " ");
 }
 
 /**
@@ -106,6 +70,16 @@ function gcd(a, b) {
  * @returns {string}
  */
 export function odds(text) {
+  const printed = oddsText(text);
+  // A decimal in the odds takes the language's decimal mark ("0.95:1", Indonesian "0,95:1").
+  return decimalMark() === "." ? printed : printed.replace(".", decimalMark());
+}
+
+/**
+ * @param {string} text
+ * @returns {string}
+ */
+function oddsText(text) {
   if (text === "half") return "1:2";
   const match = /^(\d+):(\d+)$/.exec(String(text));
   if (!match) return String(text);

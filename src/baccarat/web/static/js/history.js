@@ -7,35 +7,42 @@ import { api, historyCsv } from "./api.js";
 import { utcText } from "./auth.js";
 import { fill, h } from "./dom.js";
 import { betName, money } from "./format.js";
+import { bind, t } from "./i18n.js";
+import { errorText } from "./refusals.js";
+import { voidReason } from "./voidnotice.js";
 
 /**
  * A round of GET /api/me/history.
  * @typedef {Record<string, any>} HistoryRound
  */
 
-/** @type {Record<string, string>} */
-const WINNER = { player: "Player wins", banker: "Banker wins", tie: "Tie" };
-
 /** @param {HistoryRound} round */
 function resultText(round) {
   const result = round.result;
-  if (round.phase === "voided") return round.void_reason ? `Void: ${round.void_reason}` : "Void: stakes returned";
-  if (!result?.winner) return "In play";
-  const totals = Number.isInteger(result.player_total) ? ` ${result.player_total}–${result.banker_total}` : "";
-  return `${WINNER[result.winner] ?? result.winner}${totals}`;
+  if (round.phase === "voided") {
+    return round.void_reason ? t("history.void", { reason: voidReason(round.void_reason) }) : t("history.void_plain");
+  }
+  if (!result?.winner) return t("history.in_play");
+  const winner = result.winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${result.winner}`) });
+  if (!Number.isInteger(result.player_total)) return winner;
+  return t("history.result", { result: winner, player: result.player_total, banker: result.banker_total });
 }
 
 /** @param {HistoryRound} round */
 function betsText(round) {
-  return round.bets.map((/** @type {any} */ bet) => `${betName(bet.bet)} ${money(bet.stake)}`).join(", ");
+  return round.bets
+    .map((/** @type {any} */ bet) => t("history.stake", { bet: betName(bet.bet), amount: money(bet.stake) }))
+    .join(", ");
 }
 
 /** @param {HistoryRound} round */
 function returnsText(round) {
   return round.bets
-    .map(
-      (/** @type {any} */ bet) =>
-        `${betName(bet.bet)} ${bet.returned === null || bet.returned === undefined ? "–" : money(bet.returned)}`,
+    .map((/** @type {any} */ bet) =>
+      t("history.stake", {
+        bet: betName(bet.bet),
+        amount: bet.returned === null || bet.returned === undefined ? "–" : money(bet.returned),
+      }),
     )
     .join(", ");
 }
@@ -45,7 +52,7 @@ function row(round) {
   return h(
     "tr",
     { dataset: { round: String(round.round_id) } },
-    h("th", { scope: "row" }, `#${round.round_id}`),
+    h("th", { scope: "row" }, t("facts.round_id", { id: round.round_id })),
     h("td", { dataset: { col: "time" } }, utcText(round.time)),
     h("td", { dataset: { col: "bets" } }, betsText(round)),
     h("td", { dataset: { col: "cards" } }, (round.cards ?? []).join(" ") || "–"),
@@ -68,7 +75,7 @@ async function saveCsv(button) {
     link.remove();
     window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
   } catch (error) {
-    button.textContent = `Cannot export: ${error.message}`;
+    button.textContent = t("history.export_failed", { reason: errorText(error) });
   } finally {
     button.removeAttribute("aria-busy");
   }
@@ -81,15 +88,18 @@ export function historyDialog() {
   const table = h(
     "table",
     { class: "history-table" },
-    h("caption", { class: "visually-hidden" }, "Your last ten rounds, newest first"),
+    bind(h("caption", { class: "visually-hidden" }), "history.caption"),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        ["Round", "Time (UTC)", "Bets", "Cards", "Result", "Returns", "Balance before", "Balance after"].map((label) =>
-          h("th", { scope: "col", dataset: label.startsWith("Balance") ? { balance: label } : {} }, label),
+        ["round", "time", "bets", "cards", "result", "returns", "before", "after"].map((column) =>
+          bind(
+            h("th", { scope: "col", dataset: column === "before" || column === "after" ? { balance: column } : {} }),
+            `history.col.${column}`,
+          ),
         ),
       ),
     ),
@@ -101,42 +111,42 @@ export function historyDialog() {
     h(
       "div",
       { class: "dialog__form" },
-      h("h2", { id: "history-title" }, "Your last rounds"),
+      bind(h("h2", { id: "history-title" }), "history.title"),
       status,
       h("div", { class: "history-scroll" }, table),
       h(
         "div",
         { class: "dialog__actions" },
-        h(
-          "button",
-          {
+        bind(
+          h("button", {
             type: "button",
             class: "btn",
             id: "history-csv",
             onclick: (/** @type {MouseEvent} */ event) => saveCsv(/** @type {HTMLElement} */ (event.currentTarget)),
-          },
-          "Export all as CSV",
+          }),
+          "history.export",
         ),
-        h("button", { type: "button", class: "btn btn--gold", onclick: () => dialog.close() }, "Close"),
+        bind(h("button", { type: "button", class: "btn btn--gold", onclick: () => dialog.close() }), "history.close"),
       ),
     ),
   );
 
   async function load() {
-    status.textContent = "Loading…";
+    status.textContent = t("history.loading");
     try {
       const [page, me] = await Promise.all([api.history(1, 10), api.me()]);
       // A guest's balances are demo money, and say so like every balance the page shows.
       for (const th of /** @type {NodeListOf<HTMLElement>} */ (table.querySelectorAll("th[data-balance]"))) {
-        th.textContent = me.demo ? `Demo ${th.dataset.balance.toLowerCase()}` : th.dataset.balance;
+        const column = th.dataset.balance;
+        bind(th, me.demo ? `history.col.demo_${column}` : `history.col.${column}`);
       }
       fill(body, page.rounds.map(row));
       status.textContent = page.total
-        ? `${Math.min(page.total, 10)} of ${page.total} rounds shown, newest first.`
-        : "You have not played a round yet.";
+        ? t("history.shown", { shown: Math.min(page.total, 10), count: page.total })
+        : t("history.empty");
     } catch (error) {
       fill(body);
-      status.textContent = `The history cannot be shown: ${error.message}`;
+      status.textContent = t("history.failed", { reason: errorText(error) });
     }
   }
 

@@ -3,21 +3,22 @@
 
 import { fill, h } from "./dom.js";
 import { money } from "./format.js";
+import { t } from "./i18n.js";
 import * as model from "./model.js";
 
 /** The panel; returns {el, update(table, round)}. */
 export function tableInfo() {
-  const title = h("h2", { class: "panel-title" }, "Table");
+  const title = h("h2", { class: "panel-title" }, t("table.title"));
   const rules = h("p", { class: "info__rules" });
   const facts = h("dl", { class: "info__facts" });
-  const rulesLink = h("a", { href: "#/rules/standard", id: "rules-link" }, "Full rules, pay tables and house edges");
+  const rulesLink = h("a", { href: "#/rules/standard", id: "rules-link" }, t("info.rules_link"));
   const el = h(
     "section",
-    { class: "panel info", "aria-label": "Table details" },
+    { class: "panel info", "aria-label": t("info.label") },
     title,
     rules,
     facts,
-    h("p", { class: "info__back" }, h("a", { href: "#/" }, "← Back to the lobby")),
+    h("p", { class: "info__back" }, h("a", { href: "#/" }, t("nav.back"))),
     h("p", { class: "info__rules-link" }, rulesLink),
   );
 
@@ -32,17 +33,21 @@ export function tableInfo() {
       const { min, max } = model.limits(table);
       const shoe = model.shoe(table);
       title.textContent = model.tableName(table);
-      rules.textContent = set.description ?? "";
+      rules.textContent = model.rulesetDescription(table);
       if (set.name) rulesLink.setAttribute("href", `#/rules/${encodeURIComponent(set.name)}`);
       const fact = (/** @type {string} */ label, /** @type {string} */ value, /** @type {string} */ key) =>
         h("div", { dataset: { fact: key } }, h("dt", {}, label), h("dd", {}, value));
       fill(
         facts,
-        fact("Limits", min === null ? "–" : `${money(min)} – ${money(max)}`, "limits"),
-        fact("Dealing", model.dealing(table) === "face-down" ? "Face down, squeezed" : "Face up", "dealing"),
-        fact("Round", round?.id ? `#${round.id}` : "–", "round"),
-        fact("Cards left", Number.isInteger(shoe?.cards_left) ? String(shoe.cards_left) : "–", "cards-left"),
-        fact("Watching", String(model.watching(table)), "watching"),
+        fact(t("facts.limits"), min === null ? "–" : t("facts.range", { min: money(min), max: money(max) }), "limits"),
+        fact(
+          t("facts.dealing"),
+          t(model.dealing(table) === "face-down" ? "dealing.face_down_long" : "dealing.face_up"),
+          "dealing",
+        ),
+        fact(t("facts.round"), round?.id ? t("facts.round_id", { id: round.id }) : "–", "round"),
+        fact(t("facts.cards_left"), Number.isInteger(shoe?.cards_left) ? String(shoe.cards_left) : "–", "cards-left"),
+        fact(t("facts.watching"), String(model.watching(table)), "watching"),
       );
     },
   };

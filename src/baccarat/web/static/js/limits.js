@@ -8,17 +8,40 @@ import { utcText } from "./auth.js";
 import { serverNow } from "./breaks.js";
 import { announce, fill, h } from "./dom.js";
 import { money } from "./format.js";
+import { currencySymbol, formatNumber, locale, t } from "./i18n.js";
+import { errorText, limitName } from "./refusals.js";
 
-const KINDS = [
-  ["deposit", "Deposit"],
-  ["loss", "Loss"],
-  ["wager", "Wager"],
-];
-const PERIODS = [
-  ["24h", "24 hours"],
-  ["7d", "7 days"],
-  ["30d", "30 days"],
-];
+const KINDS = ["deposit", "loss", "wager"];
+const PERIODS = ["24h", "7d", "30d"];
+
+/**
+ * A limit's name in a sentence: "loss limit, 24 hours" (its row says "Loss limit, 24 hours").
+ * @param {string} name
+ * @returns {string}
+ */
+function lower(name) {
+  return name.toLocaleLowerCase(locale());
+}
+
+/**
+ * The server's answer to a change (`change`: kind, period, before, after, status,
+ * confirmable_at) in words.
+ * @param {any} change
+ * @returns {string | null}
+ */
+function changeText(change) {
+  if (!change?.kind || !change.period) return null;
+  const show = (/** @type {number | null} */ amount) => (amount === null ? lower(t("limits.no_limit")) : money(amount));
+  const values = {
+    name: limitName(change.kind, change.period),
+    before: show(change.before ?? null),
+    after: show(change.after ?? null),
+    time: utcText(change.confirmable_at),
+  };
+  if (change.status === "pending" && change.confirmable_at) return t("limits.change.pending", values);
+  if (change.status === "cancelled") return t("limits.change.cancelled", values);
+  return t("limits.change.applied", values);
+}
 
 /**
  * "12.50" or "12" -> 1250; anything else -> NaN. Integer arithmetic only.
@@ -51,23 +74,21 @@ export function limitsPanel() {
   const el = h(
     "section",
     { class: "panel rg-panel", id: "limits-panel", "aria-labelledby": "limits-title" },
-    h("h2", { class: "panel-title", id: "limits-title" }, "Limits"),
-    h(
-      "p",
-      { class: "rg-note" },
-      "A lower limit applies at once. A higher limit, or removing one, can be confirmed 24 hours after you ask.",
-    ),
+    h("h2", { class: "panel-title", id: "limits-title" }, t("limits.title")),
+    h("p", { class: "rg-note" }, t("limits.note")),
     h(
       "table",
       { class: "rg-table" },
-      h("caption", { class: "visually-hidden" }, "Your deposit, loss and wager limits"),
+      h("caption", { class: "visually-hidden" }, t("limits.caption")),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          ["Limit", "Now", "Used", "New amount", "", "Pending"].map((t) => h("th", { scope: "col" }, t)),
+          ["limit", "now", "used", "new", "", "pending"].map((column) =>
+            h("th", { scope: "col" }, column ? t(`limits.col.${column}`) : ""),
+          ),
         ),
       ),
       body,
@@ -87,46 +108,45 @@ export function limitsPanel() {
   /**
    * Send a change, then show the limits the server answers with.
    * @param {() => Promise<any>} action
-   * @param {string} success  what to say when the server says nothing itself
+   * @param {string} success  what to say when the server's answer names no change
+   * @param {(error: any) => string | null} [refused]  a refusal in words, when the page knows better
    */
-  async function run(action, success) {
+  async function run(action, success, refused = () => null) {
     try {
       const view = await action();
       draw(view);
-      const text = view.change?.message ?? success;
+      const text = changeText(view.change) ?? success;
       say(text, "info");
       announce(text);
     } catch (error) {
-      say(error.message);
+      say(refused(error) ?? errorText(error));
     }
   }
 
   /**
    * @param {any} view  GET /api/me/limits
    * @param {string} kind
-   * @param {string} kindLabel
    * @param {string} period
-   * @param {string} periodLabel
    */
-  function rowFor(view, kind, kindLabel, period, periodLabel) {
-    const name = `${kindLabel} limit, ${periodLabel}`;
+  function rowFor(view, kind, period) {
+    const name = t("limit.name", { kind: t(`limit.kind.${kind}`), period: t(`limit.period.${period}`) });
     const current = find(view.limits, kind, period);
     const used = find(view.usage, kind, period);
     const pending = find(view.pending, kind, period);
     const input = h("input", {
       inputmode: "decimal",
       class: "rg-input",
-      "aria-label": `New ${name.toLowerCase()} in dollars`,
+      "aria-label": t("limits.new_label", { name: lower(name), symbol: currencySymbol() }),
       dataset: { limit: `${kind}-${period}` },
-      placeholder: "e.g. 50.00",
+      placeholder: t("cashier.example", { amount: formatNumber("50.00") }),
     });
     const set = () => {
       const amount = parseMoney(input.value);
       if (!Number.isInteger(amount) || amount < 1) {
-        say(`Enter an amount such as 50 or 12.50 for the ${name.toLowerCase()}.`);
+        say(t("limits.invalid", { whole: "50", part: formatNumber("12.50"), name: lower(name) }));
         return;
       }
-      run(() => api.setLimit(kind, period, amount), `${name} saved.`);
+      run(() => api.setLimit(kind, period, amount), t("limits.saved", { name }));
     };
     input.addEventListener("keydown", (event) => {
       if (event.key === "Enter") set();
@@ -141,29 +161,38 @@ export function limitsPanel() {
         h(
           "span",
           {},
-          pending.amount === null ? "No limit" : money(pending.amount),
-          ready ? " · ready" : ` · from ${utcText(pending.confirmable_at)}`,
+          pending.amount === null ? t("limits.no_limit") : money(pending.amount),
+          ready ? t("limits.ready") : t("limits.from", { time: utcText(pending.confirmable_at) }),
         ),
         h(
           "button",
           {
             type: "button",
             class: "btn btn--small btn--gold",
-            "aria-label": `Confirm the new ${name.toLowerCase()}`,
+            "aria-label": t("limits.confirm_label", { name: lower(name) }),
             "aria-disabled": String(!ready),
-            onclick: () => run(() => api.confirmLimit(kind, period), `${name} raised.`),
+            onclick: () =>
+              run(
+                () => api.confirmLimit(kind, period),
+                t("limits.raised", { name }),
+                // Too early: the server refuses with invalid_limit; the page knows from when.
+                (error) =>
+                  error?.code === "invalid_limit"
+                    ? t("limits.too_early", { name: lower(name), time: utcText(pending.confirmable_at) })
+                    : null,
+              ),
           },
-          "Confirm",
+          t("limits.confirm"),
         ),
         h(
           "button",
           {
             type: "button",
             class: "btn btn--small btn--ghost",
-            "aria-label": `Cancel the pending ${name.toLowerCase()}`,
-            onclick: () => run(() => api.cancelPending(kind, period), "Pending increase cancelled."),
+            "aria-label": t("limits.cancel_label", { name: lower(name) }),
+            onclick: () => run(() => api.cancelPending(kind, period), t("limits.cancelled")),
           },
-          "Cancel",
+          t("limits.cancel"),
         ),
       );
     }
@@ -171,8 +200,12 @@ export function limitsPanel() {
       "tr",
       { dataset: { row: `${kind}-${period}` } },
       h("th", { scope: "row" }, name),
-      h("td", { dataset: { col: "limit" } }, current ? money(current.amount) : "None"),
-      h("td", { dataset: { col: "used" } }, used ? `${money(Math.max(used.used, 0))} (${money(used.left)} left)` : "–"),
+      h("td", { dataset: { col: "limit" } }, current ? money(current.amount) : t("limits.none")),
+      h(
+        "td",
+        { dataset: { col: "used" } },
+        used ? t("limits.used", { used: money(Math.max(used.used, 0)), left: money(used.left) }) : "–",
+      ),
       h("td", {}, input),
       h(
         "td",
@@ -182,11 +215,11 @@ export function limitsPanel() {
           {
             type: "button",
             class: "btn btn--small",
-            "aria-label": `Set the ${name.toLowerCase()}`,
+            "aria-label": t("limits.set_label", { name: lower(name) }),
             dataset: { set: `${kind}-${period}` },
             onclick: set,
           },
-          "Set",
+          t("limits.set"),
         ),
         current
           ? h(
@@ -194,11 +227,11 @@ export function limitsPanel() {
               {
                 type: "button",
                 class: "btn btn--small btn--ghost",
-                "aria-label": `Remove the ${name.toLowerCase()} (after 24 hours)`,
+                "aria-label": t("limits.remove_label", { name: lower(name) }),
                 onclick: () =>
-                  run(() => api.setLimit(kind, period, null), `Removing the ${name.toLowerCase()} waits 24 hours.`),
+                  run(() => api.setLimit(kind, period, null), t("limits.remove_wait", { name: lower(name) })),
               },
-              "Remove",
+              t("limits.remove"),
             )
           : null,
       ),
@@ -210,9 +243,7 @@ export function limitsPanel() {
   function draw(view) {
     fill(
       body,
-      KINDS.flatMap(([kind, kindLabel]) =>
-        PERIODS.map(([period, periodLabel]) => rowFor(view, kind, kindLabel, period, periodLabel)),
-      ),
+      KINDS.flatMap((kind) => PERIODS.map((period) => rowFor(view, kind, period))),
     );
   }
 
@@ -224,7 +255,7 @@ export function limitsPanel() {
         skew = serverNow(breaks) - Date.now();
         draw(view);
       } catch (error) {
-        say(`Your limits cannot be shown: ${error.message}`);
+        say(t("limits.failed", { reason: errorText(error) }));
       }
     },
   };

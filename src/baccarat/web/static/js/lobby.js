@@ -7,7 +7,9 @@ import { api } from "./api.js";
 import { msUntil, syncClock } from "./clock.js";
 import { h } from "./dom.js";
 import { money, secondsLeft } from "./format.js";
+import { t } from "./i18n.js";
 import * as model from "./model.js";
+import { errorText } from "./refusals.js";
 import { miniBigRoad } from "./roads.js";
 
 const REFRESH_MS = 2000;
@@ -22,9 +24,9 @@ function dealingBadge(table) {
     "span",
     {
       class: `badge badge--${faceDown ? "down" : "up"}`,
-      title: faceDown ? "Cards are squeezed before they are shown" : "Each card is shown as it is dealt",
+      title: t(faceDown ? "dealing.face_down_title" : "dealing.face_up_title"),
     },
-    faceDown ? "Face down" : "Face up",
+    t(faceDown ? "dealing.face_down" : "dealing.face_up"),
   );
 }
 
@@ -37,12 +39,12 @@ function shoeCounts(roads) {
     "p",
     {
       class: "lobby-card__counts",
-      "aria-label": `This shoe: Banker ${stats.banker ?? 0}, Player ${stats.player ?? 0}, Tie ${stats.tie ?? 0}`,
+      "aria-label": t("lobby.counts", { banker: stats.banker ?? 0, player: stats.player ?? 0, tie: stats.tie ?? 0 }),
     },
-    count("banker", "B"),
-    count("player", "P"),
-    count("tie", "T"),
-    h("span", { class: "count count--rounds" }, `${stats.rounds ?? 0} rounds this shoe`),
+    count("banker", t("road.letter.B")),
+    count("player", t("road.letter.P")),
+    count("tie", t("road.letter.T")),
+    h("span", { class: "count count--rounds" }, t("lobby.rounds", { count: stats.rounds ?? 0 })),
   );
 }
 
@@ -50,7 +52,6 @@ function shoeCounts(roads) {
 function tile(table) {
   const id = model.tableId(table);
   const round = model.currentRound(table);
-  const rules = model.ruleset(table);
   const { min, max } = model.limits(table);
   const href = `#/tables/${encodeURIComponent(id)}`;
   const countdown = h("span", { class: "lobby-card__countdown", dataset: { closes: String(round?.closes_at ?? "") } });
@@ -64,15 +65,20 @@ function tile(table) {
       h("h2", { class: "lobby-card__title" }, h("a", { href, class: "lobby-card__link" }, model.tableName(table))),
       dealingBadge(table),
     ),
-    h("p", { class: "lobby-card__rules" }, rules.description ?? ""),
+    h("p", { class: "lobby-card__rules" }, model.rulesetDescription(table)),
     h("div", { class: "lobby-card__road" }, miniBigRoad(model.roads(table))),
     shoeCounts(model.roads(table)),
     h(
       "dl",
       { class: "lobby-card__facts" },
-      h("div", {}, h("dt", {}, "Limits"), h("dd", {}, min === null ? "–" : `${money(min)} – ${money(max)}`)),
-      h("div", {}, h("dt", {}, "Watching"), h("dd", {}, String(watchers))),
-      h("div", {}, h("dt", {}, "Round"), h("dd", {}, round?.id ? `#${round.id}` : "–")),
+      h(
+        "div",
+        {},
+        h("dt", {}, t("facts.limits")),
+        h("dd", {}, min === null ? "–" : t("facts.range", { min: money(min), max: money(max) })),
+      ),
+      h("div", {}, h("dt", {}, t("facts.watching")), h("dd", {}, String(watchers))),
+      h("div", {}, h("dt", {}, t("facts.round")), h("dd", {}, round?.id ? t("facts.round_id", { id: round.id }) : "–")),
     ),
     h(
       "div",
@@ -81,7 +87,7 @@ function tile(table) {
       h("span", {}, model.phaseWords(round?.phase)),
       countdown,
     ),
-    h("span", { class: "lobby-card__cta", "aria-hidden": "true" }, "Join table →"),
+    h("span", { class: "lobby-card__cta", "aria-hidden": "true" }, t("lobby.join")),
   );
 }
 
@@ -91,7 +97,7 @@ function tick(root) {
     const closes = Number(el.dataset.closes);
     const phase = el.closest(".phase");
     const open = phase?.classList.contains("phase--open");
-    el.textContent = open && closes ? ` · ${secondsLeft(msUntil(closes))} s` : "";
+    el.textContent = open && closes ? t("lobby.seconds", { seconds: secondsLeft(msUntil(closes)) }) : "";
   }
 }
 
@@ -101,9 +107,9 @@ function tick(root) {
  * @returns {{destroy(): void}}
  */
 export function mountLobby(main) {
-  document.title = "Lobby · Baccarat";
+  document.title = t("app.title", { page: t("lobby.title") });
   const grid = h("div", { class: "lobby__grid" });
-  const status = h("p", { class: "lobby__status", role: "status" }, "Loading tables…");
+  const status = h("p", { class: "lobby__status", role: "status" }, t("lobby.loading"));
   main.replaceChildren(
     h(
       "section",
@@ -111,8 +117,8 @@ export function mountLobby(main) {
       h(
         "div",
         { class: "lobby__intro" },
-        h("h1", { id: "lobby-title" }, "Live baccarat"),
-        h("p", {}, "Choose a table. Every shoe is provably fair: its commitment is published before the first bet."),
+        h("h1", { id: "lobby-title" }, t("lobby.heading")),
+        h("p", {}, t("lobby.intro")),
       ),
       status,
       grid,
@@ -129,7 +135,7 @@ export function mountLobby(main) {
       if (stopped) return;
       const tables = Array.isArray(data) ? data : [];
       syncClock(tables[0]?.now);
-      status.textContent = tables.length ? "" : "No table is open right now.";
+      status.textContent = tables.length ? "" : t("lobby.none");
       status.hidden = tables.length > 0;
       // Keep focus on the same table's link across a refresh.
       const card = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.(".lobby-card"));
@@ -141,7 +147,7 @@ export function mountLobby(main) {
     } catch (error) {
       if (stopped) return;
       status.hidden = false;
-      status.textContent = `The tables cannot be listed: ${error.message} Retrying…`;
+      status.textContent = t("lobby.failed", { reason: errorText(error) });
     }
     if (!stopped) refreshTimer = window.setTimeout(refresh, REFRESH_MS);
   }

@@ -1,6 +1,7 @@
 // @ts-check
-// The page's entry point: the top bar, its dialogs (log in, history, reality check), and a hash
-// router between the views.
+// The page's entry point: the language (English or Indonesian, chosen in the top bar), the top
+// bar, its dialogs (log in, history, reality check), and a hash router between the views. A
+// language switch relabels the top bar and the dialogs and mounts the view again, without a reload.
 //   #/               the lobby
 //   #/tables/{id}    one live table
 //   #/account        limits, breaks and session settings
@@ -11,10 +12,15 @@ import { mountAccount } from "./accountview.js";
 import { loginDialog } from "./auth.js";
 import { announce } from "./dom.js";
 import { historyDialog } from "./history.js";
+import { bind, bindMarked, language, onLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { mountRules } from "./rules.js";
 import { sessionWatch } from "./sessionclock.js";
 import { mountTable } from "./table.js";
+
+// The language first: every view and dialog is built in it.
+await setLanguage(preferredLanguage(), { remember: false }).catch(() => setLanguage("en", { remember: false }));
+bindMarked(document);
 
 // The page's own elements (index.html): they are always there.
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
@@ -23,10 +29,10 @@ const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
 let view = null;
 
 const recall = historyDialog();
-const login = loginDialog((text, /** @type {any} */ answer) => {
-  notice.textContent = text;
+const login = loginDialog(({ key, values }, /** @type {any} */ answer) => {
+  bind(notice, key, values);
   notice.hidden = false;
-  announce(text);
+  announce(t(key, values));
   account.signedIn(answer);
 });
 const clock = sessionWatch(/** @type {HTMLElement} */ (document.getElementById("session-clock")), {
@@ -83,3 +89,18 @@ account.subscribe(() => {
 account.init();
 clock.follow(account.playing);
 route();
+
+// The language switch (index.html): EN / ID, remembered on this device.
+const switches = /** @type {NodeListOf<HTMLButtonElement>} */ (document.querySelectorAll("[data-lang]"));
+function showLanguage() {
+  for (const button of switches) button.setAttribute("aria-pressed", String(button.dataset.lang === language()));
+}
+for (const button of switches) button.addEventListener("click", () => setLanguage(button.dataset.lang ?? "en"));
+showLanguage();
+onLanguage(() => {
+  showLanguage();
+  route();
+  if (account.playing) clock.refresh();
+  if (recall.el.open) recall.open();
+  announce(t("lang.changed"));
+});

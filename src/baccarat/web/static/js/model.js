@@ -3,6 +3,8 @@
 // the views draw. Views never reach into the server's JSON themselves, so a renamed field is a
 // change in this file alone.
 
+import { has, t } from "./i18n.js";
+
 /**
  * A bet the table offers, as the API describes it.
  * @typedef {object} BetOffer
@@ -48,22 +50,15 @@
  * @property {number} [now]
  */
 
-/** @type {Record<string, string>} */
-const PHASES = {
-  open: "Place your bets",
-  closed: "No more bets",
-  dealt: "Dealing",
-  settled: "Result",
-  voided: "Round void",
-};
+const PHASES = new Set(["open", "closed", "dealt", "settled", "voided"]);
 
 /**
- * Words for a round phase.
+ * Words for a round phase, in the language shown.
  * @param {string | null | undefined} phase
  * @returns {string}
  */
 export function phaseWords(phase) {
-  return PHASES[phase] ?? "Waiting for the dealer";
+  return t(PHASES.has(phase) ? `phase.${phase}` : "phase.waiting");
 }
 
 /** @param {Table} table */
@@ -80,12 +75,26 @@ export function ruleset(table) {
 }
 
 /**
- * The table's display name: its rule set's title.
+ * The table's display name: its rule set's title, in the language shown for a built-in rule
+ * set (another keeps the title its file gives).
  * @param {Table} table
  * @returns {string}
  */
 export function tableName(table) {
-  return ruleset(table).title ?? table.id;
+  const set = ruleset(table);
+  const key = `ruleset.${set.name}.title`;
+  return set.name && has(key) ? t(key) : (set.title ?? table.id);
+}
+
+/**
+ * The rule set's description, in the language shown for a built-in rule set.
+ * @param {Table} table
+ * @returns {string}
+ */
+export function rulesetDescription(table) {
+  const set = ruleset(table);
+  const key = `ruleset.${set.name}.description`;
+  return set.name && has(key) ? t(key) : (set.description ?? "");
 }
 
 /**

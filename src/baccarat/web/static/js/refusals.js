@@ -1,8 +1,15 @@
 // @ts-check
-// A refused request in words for people. The server's codes are stable; its messages speak in
-// minor units, so limits are restated here as money from the table's own bet list.
+// A refused request in words for people, in the language shown. The server's codes are stable;
+// its messages are English sentences in minor units, and the page never shows them: each code is
+// worded from the catalogues (i18n.js), with the values the page knows (the table's stake limits,
+// the balance) and the few that only the server's message carries (a limit's amounts, a break's
+// end, a deposit bound), read from it where its wording is fixed.
 
+import { breakEndOf } from "./breakmemo.js";
 import { betName, money } from "./format.js";
+import { has, t, utcStamp } from "./i18n.js";
+
+const PERIODS = { "24 hours": "24h", "7 days": "7d", "30 days": "30d" };
 
 /**
  * The bet a limit refusal names: the server's message starts "tie: ...".
@@ -16,46 +23,122 @@ function spotOf(message, offered) {
 }
 
 /**
+ * "1,234.56" (the server's major units) -> 123456.
+ * @param {string} text
+ * @returns {number}
+ */
+function minorOf(text) {
+  const [whole, part] = text.replaceAll(",", "").split(".");
+  return Number(whole) * 100 + Number(part);
+}
+
+/**
+ * A limit's name in the language shown: "loss limit (24 hours)".
+ * @param {string} kind  deposit, loss or wager
+ * @param {string} period  24h, 7d or 30d
+ * @returns {string}
+ */
+export function limitName(kind, period) {
+  return t("limit.name_message", { kind: t(`limit.kind.${kind}`), period: t(`limit.period.${period}`) });
+}
+
+/**
+ * limit_exceeded in words: "loss limit (24 hours) reached: 5.00 left of 15.00" is how the
+ * server writes the binding limit (its error body carries no fields).
+ * @param {string | undefined} message
+ * @returns {string}
+ */
+function limitWords(message) {
+  const found =
+    /^(deposit|loss|wager) limit \((24 hours|7 days|30 days)\) reached: ([\d,]+\.\d\d) left of ([\d,]+\.\d\d)/.exec(
+      message ?? "",
+    );
+  if (!found) return t("error.limit_exceeded_plain");
+  const name = limitName(found[1], PERIODS[found[2]]);
+  return t("error.limit_exceeded", {
+    name: name.charAt(0).toLocaleLowerCase() + name.slice(1),
+    left: money(minorOf(found[3])),
+    limit: money(minorOf(found[4])),
+  });
+}
+
+/**
+ * The words of a refusal's code, with whatever the page can say about it.
+ * @param {{status?: number, code?: string, message?: string}} error  an ApiError
+ * @param {{offered?: Record<string, import("./model.js").BetOffer>, balance?: number | null, bet?: boolean}} context
+ * @returns {string}
+ */
+function words(error, { offered = {}, balance = null, bet = false }) {
+  const code = error?.code ?? "";
+  const message = error?.message ?? "";
+  const spot = spotOf(message, offered);
+  const rule = spot && offered[spot];
+  switch (code) {
+    case "insufficient_funds":
+      return Number.isInteger(balance)
+        ? t("error.insufficient_funds", { balance: money(balance) })
+        : t("error.insufficient_funds_plain");
+    case "above_maximum":
+      return rule
+        ? t("error.above_maximum", { bet: betName(spot, rule.label), amount: money(rule.max_stake) })
+        : t("error.above_maximum_plain");
+    case "below_minimum":
+      return rule
+        ? t("error.below_minimum", { bet: betName(spot, rule.label), amount: money(rule.min_stake) })
+        : t("error.below_minimum_plain");
+    case "bet_not_offered":
+      return t("error.unknown_bet");
+    case "limit_exceeded":
+      return limitWords(message);
+    case "time_out":
+    case "self_excluded": {
+      const until = breakEndOf(error);
+      return until === null ? t("error.break_plain") : t(`error.${code}`, { time: utcStamp(until) });
+    }
+    case "deposit_too_large": {
+      const most = /at most (\d+)/.exec(message);
+      return most
+        ? t("error.deposit_too_large", { amount: money(Number(most[1])) })
+        : t("error.deposit_too_large_plain");
+    }
+    case "balance_limit": {
+      const bounds = /at most (\d+): you may deposit up to (\d+)/.exec(message);
+      return bounds
+        ? t("error.balance_limit", { amount: money(Number(bounds[1])), room: money(Number(bounds[2])) })
+        : t("error.balance_limit_plain");
+    }
+    case "rate_limited": {
+      const seconds = /in (\d+) s/.exec(message);
+      return seconds ? t("error.rate_limited", { seconds: seconds[1] }) : t("error.rate_limited_plain");
+    }
+    case "network":
+      return t(bet ? "error.network_bet" : "error.network");
+    case "blocked":
+      // The page's own refusal (no demo play during a break), already in words.
+      return message;
+    default:
+      if (code && has(`error.${code}`)) return t(`error.${code}`);
+      return t(bet ? "error.other_bet" : "error.other", { code: code || error?.status || "?" });
+  }
+}
+
+/**
+ * A refused bet request in words.
  * @param {{status: number, code: string, message: string}} error  an ApiError
  * @param {Record<string, import("./model.js").BetOffer>} offered  the table's bets ({name: {label, min_stake, max_stake}})
  * @param {number|null} balance  the balance last shown
  * @returns {string}
  */
 export function explain(error, offered, balance) {
-  const code = error?.code;
-  const spot = spotOf(error?.message, offered);
-  const rule = spot && offered[spot];
-  switch (code) {
-    case "betting_closed":
-      return "Betting is closed for this round. Wait for the next one.";
-    case "insufficient_funds":
-      return Number.isInteger(balance)
-        ? `Not enough balance for that bet: you have ${money(balance)}.`
-        : "Not enough balance for that bet.";
-    case "above_maximum":
-      return rule
-        ? `Limit exceeded: ${betName(spot, rule.label)} takes at most ${money(rule.max_stake)} per round.`
-        : `Limit exceeded: ${error.message}`;
-    case "below_minimum":
-      return rule
-        ? `Below the minimum: ${betName(spot, rule.label)} takes at least ${money(rule.min_stake)}.`
-        : `Below the minimum: ${error.message}`;
-    case "no_previous_bets":
-      return "There are no bets from your previous round to repeat.";
-    case "unauthorized":
-      return "Your seat has expired. Take a seat again to bet.";
-    case "limit_exceeded":
-      return `Refused by your own limit: ${error.message}`;
-    case "reality_check_due":
-      return "A reality check is due: read it and continue before your next bet.";
-    case "session_limit":
-      return "Your session time limit is reached: bets placed settle, no new bets this session.";
-    case "time_out":
-    case "self_excluded":
-      return `You are on a break: ${error.message}`;
-    case "network":
-      return "The table server cannot be reached. Nothing was placed.";
-    default:
-      return error?.message || "Something went wrong. Nothing was placed.";
-  }
+  return words(error, { offered, balance, bet: true });
+}
+
+/**
+ * Any refused or failed request (a login, a deposit, a limit, a list that cannot be read) in
+ * words. An error that is not the API's (a script's own) says only that something went wrong.
+ * @param {any} error
+ * @returns {string}
+ */
+export function errorText(error) {
+  return words(error ?? {}, {});
 }

@@ -6,6 +6,7 @@
 // keeps its right-most drawn column at the right edge (spec §4.6 of docs/roads.md).
 
 import { s } from "./dom.js";
+import { t } from "./i18n.js";
 
 /**
  * The server's roads snapshot (`baccarat roads --json`): cells already placed.
@@ -23,16 +24,25 @@ import { s } from "./dom.js";
 /** @type {Record<string, string>} */
 const COLOURS = { B: "banker", P: "player", T: "tie", red: "banker", blue: "player" };
 /** @type {Record<string, string>} */
-const WORDS = { B: "Banker", P: "Player", T: "Tie" };
+const SIDES = { B: "side.banker", P: "side.player", T: "side.tie" };
 /**
- * The derived roads, by key and title.
+ * The derived roads, by key and title (the title in the language shown when read).
  * @type {[string, string][]}
  */
 export const DERIVED = [
-  ["big_eye_boy", "Big eye boy"],
-  ["small_road", "Small road"],
-  ["cockroach_pig", "Cockroach pig"],
+  ["big_eye_boy", "road.big_eye_boy"],
+  ["small_road", "road.small_road"],
+  ["cockroach_pig", "road.cockroach_pig"],
 ];
+
+/**
+ * A road result's side in words ("B" -> "Banker").
+ * @param {string} outcome
+ * @returns {string}
+ */
+function sideWord(outcome) {
+  return t(SIDES[outcome] ?? "side.tie");
+}
 
 /**
  * The first drawn column to show for `drawn` columns in a view `width` columns wide.
@@ -97,7 +107,7 @@ function beadMark(cell, x, y, size) {
         "text-anchor": "middle",
         "font-size": size * 0.46,
       },
-      cell.outcome,
+      t(`road.letter.${cell.outcome}`),
     ),
     pairDots(cell, x, y, size),
   );
@@ -200,7 +210,7 @@ function roadSvg({ cells, cols, size, mark, label, ask }) {
 function recentWords(cells, count) {
   return cells
     .slice(-count)
-    .map((cell) => WORDS[cell.outcome] ?? "tie")
+    .map((cell) => sideWord(cell.outcome))
     .join(", ");
 }
 
@@ -213,8 +223,8 @@ function recentWords(cells, count) {
 export function beadPlate(snapshot, cols, size) {
   const cells = snapshot?.bead_plate?.cells ?? [];
   const label = cells.length
-    ? `Bead plate, ${cells.length} rounds; latest: ${recentWords(cells, 6)}`
-    : "Bead plate, no rounds yet";
+    ? t("road.bead", { count: cells.length, recent: recentWords(cells, 6) })
+    : t("road.bead_empty");
   return roadSvg({ cells, cols, size, mark: beadMark, label });
 }
 
@@ -236,8 +246,8 @@ export function bigRoad(snapshot, cols, size, side = null) {
   const columns = snapshot?.big_road?.columns ?? [];
   const last = columns.at(-1);
   const label = columns.length
-    ? `Big road, ${columns.length} columns; current run: ${WORDS[last[0]]} ${last.length}`
-    : "Big road, empty";
+    ? t("road.big", { count: columns.length, side: sideWord(last[0]), length: last.length })
+    : t("road.big_empty");
   return roadSvg({ cells, cols, size, mark: bigRoadMark, label, ask });
 }
 
@@ -254,12 +264,15 @@ export function derivedRoad(snapshot, name, cols, size, side = null) {
   const predicted = side && snapshot?.predictions?.[side]?.[name];
   /** @type {Mark} */
   const mark = (cell, x, y, sz) => derivedMark(name, cell.colour, x, y, sz);
-  const title = DERIVED.find(([key]) => key === name)?.[1] ?? name;
+  const titleKey = DERIVED.find(([key]) => key === name)?.[1];
+  const title = titleKey ? t(titleKey) : name;
   const recent = cells
     .slice(-4)
-    .map((/** @type {Cell} */ cell) => cell.colour)
+    .map((/** @type {Cell} */ cell) => t(`colour.${cell.colour}`))
     .join(", ");
-  const label = cells.length ? `${title}, ${cells.length} entries; latest: ${recent}` : `${title}, empty`;
+  const label = cells.length
+    ? t("road.derived", { title, count: cells.length, recent })
+    : t("road.derived_empty", { title });
   return roadSvg({ cells, cols, size, mark, label, ask: predicted && { cell: predicted, mark } });
 }
 

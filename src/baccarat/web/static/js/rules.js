@@ -1,24 +1,109 @@
 // @ts-check
 // The rules page of one rule set (#/rules/{name}), drawn from GET /api/rules/{name}: the
 // drawing table, every bet's pay table and house edge, the rounding rule, the interruption
-// policy and the fairness scheme. The server holds every word and number; this only lays them out.
+// policy and the fairness scheme. The server holds every number and the structure (which bets,
+// which events, which draws); the words are the page's, in the language shown (the English ones
+// equal the server's, which the tests compare).
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { money } from "./format.js";
+import { betName, money } from "./format.js";
+import { formatNumber, has, t } from "./i18n.js";
+import { errorText } from "./refusals.js";
 
 const PLAYER_THIRD = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
+// The events every bet may name, worded alike whatever the bet (baccarat.rulespage.event_text).
+const FIXED_EVENTS = new Set([
+  "win_6",
+  "win_three_card_7",
+  "tie",
+  "natural_tie",
+  "big",
+  "small",
+  "win_two_cards",
+  "win_three_cards",
+  "lose",
+]);
+
+/**
+ * A bet's description in the language shown (a bet the catalogues lack keeps the server's).
+ * @param {Record<string, any>} bet  a bet of GET /api/rules/{name}
+ * @returns {string}
+ */
+function description(bet) {
+  return has(`betdesc.${bet.name}`) ? t(`betdesc.${bet.name}`) : (bet.description ?? "");
+}
+
+/**
+ * When an event of a bet's pay table happens, in words (the server's event_text, in the
+ * language shown); an event the page does not know keeps the server's words.
+ * @param {Record<string, any>} bet
+ * @param {{event: string, when: string}} row
+ * @returns {string}
+ */
+function whenText(bet, { event, when }) {
+  const side = t(String(bet.name).endsWith("banker") ? "side.banker" : "side.player");
+  if (event === "win" && (bet.name === "player" || bet.name === "banker")) return t("rules.when.main_win", { side });
+  if (event === "win" || event === "pair" || event === "perfect_pair") return description(bet).replace(/\.$/, "");
+  if (event === "natural_win") return t("rules.when.natural_win", { side });
+  const tie = /^tie_(\d+)$/.exec(event);
+  if (tie) return t("rules.when.tie_on", { total: tie[1] });
+  const by = /^win_by_(\d+)$/.exec(event);
+  if (by) return t("rules.when.win_by", { side, points: by[1] });
+  return FIXED_EVENTS.has(event) ? t(`rules.when.${event}`) : when;
+}
+
+/**
+ * A payout as the pay table prints it ("19:20", "push") and in words, in the language shown.
+ * @param {string} pays
+ * @returns {{short: string, words: string}}
+ */
+function payout(pays) {
+  const ratio = /^(\d+):(\d+)$/.exec(pays);
+  if (ratio) return { short: pays, words: t("rules.paytext.win", { win: ratio[1], stake: ratio[2] }) };
+  if (pays === "half") return { short: t("rules.pay.half"), words: t("rules.paytext.half", { win: 1, stake: 2 }) };
+  if (pays === "push" || pays === "lose") return { short: t(`rules.pay.${pays}`), words: t(`rules.paytext.${pays}`) };
+  return { short: pays, words: pays };
+}
+
+/**
+ * The rounding rule's example, computed as baccarat.payout does: 1.05 staked on a 19:20
+ * Banker win returns 1.05 + floor(1.05 × 19 / 20) = 2.04, not the exact 2.0475.
+ * @returns {string}
+ */
+function roundingText() {
+  const stake = 105;
+  const returned = stake + Math.floor((stake * 19) / 20);
+  const exact = (stake * 39 * 100) / 20; // ten-thousandths of a unit, a whole number here
+  /** @param {number} value @param {number} places */
+  const decimal = (value, places) =>
+    formatNumber(`${Math.trunc(value / 10 ** places)}.${String(value % 10 ** places).padStart(places, "0")}`);
+  return t("rules.rounding_text", {
+    stake: decimal(stake, 2),
+    returned: decimal(returned, 2),
+    exact: decimal(exact, 4),
+  });
+}
 
 /**
  * The drawing rules of GET /api/rules/{name} as two tables.
  * @param {Record<string, any>} drawing
  */
 function drawingTables(drawing) {
+  const playerRule = (/** @type {any} */ row) =>
+    t(row.total >= 8 ? "rules.player_natural" : row.action === "draws" ? "rules.player_draws" : "rules.player_stands");
+  const action = (/** @type {string} */ text) => (text === "draws" || text === "stands" ? t(`rules.${text}`) : text);
+  const short = (/** @type {string} */ text) =>
+    text === "draws" || text === "stands" ? t(`rules.${text}_short`) : text;
   const player = h(
     "table",
     { class: "rules-table", dataset: { table: "player-drawing" } },
-    h("caption", {}, "Player's hand"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Total"), h("th", { scope: "col" }, "Player"))),
+    h("caption", {}, t("rules.player_caption")),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", { scope: "col" }, t("rules.total")), h("th", { scope: "col" }, t("rules.player"))),
+    ),
     h(
       "tbody",
       {},
@@ -27,7 +112,7 @@ function drawingTables(drawing) {
           "tr",
           {},
           h("th", { scope: "row" }, String(row.total)),
-          h("td", { dataset: { action: row.action } }, row.rule),
+          h("td", { dataset: { action: row.action } }, playerRule(row)),
         ),
       ),
     ),
@@ -35,16 +120,16 @@ function drawingTables(drawing) {
   const banker = h(
     "table",
     { class: "rules-table rules-table--grid", dataset: { table: "banker-drawing" } },
-    h("caption", {}, "Banker's hand: by the Player's third card, or when the Player stood"),
+    h("caption", {}, t("rules.banker_caption")),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, "Banker total"),
-        h("th", { scope: "col" }, "Player stood"),
-        PLAYER_THIRD.map((card) => h("th", { scope: "col", "aria-label": `Player's third card worth ${card}` }, card)),
+        h("th", { scope: "col" }, t("rules.banker_total")),
+        h("th", { scope: "col" }, t("rules.player_stood")),
+        PLAYER_THIRD.map((card) => h("th", { scope: "col", "aria-label": t("rules.third_card", { card }) }, card)),
       ),
     ),
     h(
@@ -55,10 +140,10 @@ function drawingTables(drawing) {
           "tr",
           {},
           h("th", { scope: "row" }, String(row.total)),
-          h("td", { dataset: { action: row.player_stood } }, row.player_stood),
+          h("td", { dataset: { action: row.player_stood } }, action(row.player_stood)),
           PLAYER_THIRD.map((card) => {
-            const action = row.by_player_third?.[card] ?? "–";
-            return h("td", { dataset: { action } }, action === "draws" ? "D" : action === "stands" ? "S" : action);
+            const drawn = row.by_player_third?.[card] ?? "–";
+            return h("td", { dataset: { action: drawn } }, short(drawn));
           }),
         ),
       ),
@@ -67,16 +152,11 @@ function drawingTables(drawing) {
   return h(
     "div",
     { class: "rules-drawing" },
-    h("p", {}, drawing.natural ?? ""),
-    h("p", {}, drawing.winner ?? ""),
+    h("p", {}, drawing.natural ? t("rules.natural") : ""),
+    h("p", {}, drawing.winner ? t("rules.winner") : ""),
     player,
     banker,
-    h(
-      "p",
-      { class: "rules-note" },
-      "D: Banker draws. S: Banker stands.",
-      drawing.banker_natural ? ` ${drawing.banker_natural}.` : "",
-    ),
+    h("p", { class: "rules-note" }, t("rules.legend"), drawing.banker_natural ? ` ${t("rules.banker_natural")}.` : ""),
   );
 }
 
@@ -85,38 +165,51 @@ function drawingTables(drawing) {
  * @param {Record<string, any>} bet
  */
 function betSection(bet) {
-  const edge = bet.house_edge ? `${bet.house_edge.percent} %` : "not computed";
+  const edge = bet.house_edge
+    ? t("rules.edge", { percent: formatNumber(String(bet.house_edge.percent)) })
+    : t("rules.not_computed");
+  const name = betName(bet.name, bet.label);
   return h(
     "section",
     { class: "rules-bet", dataset: { bet: bet.name }, "aria-labelledby": `rules-bet-${bet.name}` },
-    h("h3", { id: `rules-bet-${bet.name}` }, bet.label),
-    h("p", {}, bet.description),
+    h("h3", { id: `rules-bet-${bet.name}` }, name),
+    h("p", {}, description(bet)),
     h(
       "table",
       { class: "rules-table" },
-      h("caption", { class: "visually-hidden" }, `${bet.label} pays`),
-      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "When"), h("th", { scope: "col" }, "Pays"))),
+      h("caption", { class: "visually-hidden" }, t("rules.pays_caption", { bet: name })),
+      h(
+        "thead",
+        {},
+        h("tr", {}, h("th", { scope: "col" }, t("rules.when")), h("th", { scope: "col" }, t("rules.pays"))),
+      ),
       h(
         "tbody",
         {},
-        bet.pays.map((/** @type {any} */ row) =>
-          h(
+        bet.pays.map((/** @type {any} */ row) => {
+          const paid = payout(row.pays);
+          return h(
             "tr",
             { dataset: { event: row.event } },
-            h("th", { scope: "row" }, row.when),
-            h("td", { title: row.text }, row.pays),
-          ),
-        ),
+            h("th", { scope: "row" }, whenText(bet, row)),
+            h("td", { title: paid.words }, paid.short),
+          );
+        }),
       ),
     ),
     h(
       "dl",
       { class: "rules-facts" },
-      h("div", {}, h("dt", {}, "Stakes"), h("dd", {}, `${money(bet.min_stake)} – ${money(bet.max_stake)}`)),
+      h(
+        "div",
+        {},
+        h("dt", {}, t("rules.stakes")),
+        h("dd", {}, t("facts.range", { min: money(bet.min_stake), max: money(bet.max_stake) })),
+      ),
       h(
         "div",
         { dataset: { fact: "house-edge" } },
-        h("dt", {}, "House edge"),
+        h("dt", {}, t("rules.house_edge")),
         h("dd", { title: bet.house_edge?.exact ?? "" }, edge),
       ),
     ),
@@ -130,13 +223,13 @@ function betSection(bet) {
  * @returns {{destroy(): void}}
  */
 export function mountRules(main, name) {
-  const body = h("div", { class: "rules-body", "aria-busy": "true" }, h("p", {}, "Loading the rules…"));
-  const heading = h("h1", { class: "rules-title" }, "Rules");
+  const body = h("div", { class: "rules-body", "aria-busy": "true" }, h("p", {}, t("rules.loading")));
+  const heading = h("h1", { class: "rules-title" }, t("rules.heading"));
   main.replaceChildren(
     h(
       "article",
       { class: "panel rules-page" },
-      h("p", { class: "info__back" }, h("a", { href: "#/" }, "← Back to the lobby")),
+      h("p", { class: "info__back" }, h("a", { href: "#/" }, t("nav.back"))),
       heading,
       body,
     ),
@@ -146,32 +239,39 @@ export function mountRules(main, name) {
     .rules(name)
     .then((page) => {
       if (!alive) return;
-      document.title = `Rules: ${page.ruleset.title} · Baccarat`;
-      heading.textContent = `Rules: ${page.ruleset.title}`;
+      const set = page.ruleset ?? {};
+      const title = has(`ruleset.${set.name}.title`) ? t(`ruleset.${set.name}.title`) : set.title;
+      const lead = has(`ruleset.${set.name}.description`) ? t(`ruleset.${set.name}.description`) : set.description;
+      document.title = t("app.title", { page: t("rules.heading_of", { title }) });
+      heading.textContent = t("rules.heading_of", { title });
       const shoe = page.shoe ?? {};
       body.removeAttribute("aria-busy");
       fill(
         body,
-        h("p", { class: "rules-lead" }, page.ruleset.description),
-        h("p", {}, `Dealt from ${shoe.decks} decks; the cut card lies ${shoe.cut_card_from_end} cards from the end.`),
-        h("h2", {}, "Drawing rules"),
+        h("p", { class: "rules-lead" }, lead),
+        h("p", {}, t("rules.shoe", { decks: shoe.decks, cut: shoe.cut_card_from_end })),
+        h("h2", {}, t("rules.drawing")),
         drawingTables(page.drawing ?? {}),
-        h("h2", {}, "Bets, pay tables and house edges"),
-        h("p", { class: "rules-note" }, `House edge: ${page.house_edge_basis}.`),
+        h("h2", {}, t("rules.bets")),
+        h("p", { class: "rules-note" }, t("rules.basis")),
         (page.bets ?? []).map(betSection),
-        h("h2", {}, "Rounding"),
-        h("p", { dataset: { rule: "rounding" } }, page.rounding),
-        h("h2", {}, "If the table is interrupted"),
-        h("p", { dataset: { rule: "interruption" } }, page.interruption),
-        h("h2", {}, "Fairness"),
-        h("p", { dataset: { rule: "fairness" } }, page.fairness?.scheme ?? ""),
-        page.fairness?.limit ? h("p", { class: "rules-note" }, page.fairness.limit) : null,
+        h("h2", {}, t("rules.rounding")),
+        h("p", { dataset: { rule: "rounding" } }, roundingText()),
+        h("h2", {}, t("rules.interruption")),
+        h("p", { dataset: { rule: "interruption" } }, t("rules.interruption_text")),
+        h("h2", {}, t("rules.fairness")),
+        h(
+          "p",
+          { dataset: { rule: "fairness" } },
+          t("rules.fairness_text", { algorithm: page.fairness?.algorithm ?? "" }),
+        ),
+        page.fairness?.limit ? h("p", { class: "rules-note" }, t("rules.fairness_limit")) : null,
       );
     })
     .catch((error) => {
       if (!alive) return;
       body.removeAttribute("aria-busy");
-      fill(body, h("p", { role: "alert" }, `The rules cannot be shown: ${error.message}`));
+      fill(body, h("p", { role: "alert" }, t("rules.failed", { reason: errorText(error) })));
     });
   return {
     destroy() {

@@ -3,6 +3,7 @@
 // statistics, and the reminder that roads record the past and predict nothing.
 
 import { h } from "./dom.js";
+import { t } from "./i18n.js";
 import { DERIVED, askSymbol, beadPlate, bigRoad, derivedRoad } from "./roads.js";
 
 const ASK_MS = 4000;
@@ -22,19 +23,23 @@ function fit(box, size, least) {
  * @param {Record<string, {colour: string} | null> | undefined} predictions
  */
 function askLabel(side, predictions) {
-  const name = side === "banker" ? "Banker" : "Player";
-  const parts = DERIVED.map(([key, title]) => `${title} ${predictions?.[key]?.colour ?? "nothing"}`);
-  return `${name} ask: where a ${name} result would be drawn. ${parts.join(", ")}.`;
+  const name = t(side === "banker" ? "side.banker" : "side.player");
+  const parts = DERIVED.map(([key, title]) => {
+    const colour = predictions?.[key]?.colour;
+    return t("ask.part", { title: t(title), colour: colour ? t(`colour.${colour}`) : t("ask.nothing") });
+  });
+  return t("ask.label", { side: name, parts: parts.join(", ") });
 }
 
+// Each statistic: its key in the roads' stats, and its tone.
 const STATS = [
-  ["banker", "Banker", "banker"],
-  ["player", "Player", "player"],
-  ["tie", "Tie", "tie"],
-  ["banker_pairs", "B pair", "banker"],
-  ["player_pairs", "P pair", "player"],
-  ["naturals", "Naturals", ""],
-  ["rounds", "Rounds", ""],
+  ["banker", "banker"],
+  ["player", "player"],
+  ["tie", "tie"],
+  ["banker_pairs", "banker"],
+  ["player_pairs", "player"],
+  ["naturals", ""],
+  ["rounds", ""],
 ];
 
 /** The panel; returns {el, update(snapshot), destroy()}. */
@@ -66,7 +71,7 @@ export function scoreboard() {
   const el = h(
     "section",
     { class: "roads", "aria-labelledby": "roads-title" },
-    h("h2", { class: "panel-title", id: "roads-title" }, "Scoreboard"),
+    h("h2", { class: "panel-title", id: "roads-title" }, t("scoreboard.title")),
     h(
       "div",
       { class: "roads__board" },
@@ -78,14 +83,15 @@ export function scoreboard() {
     h(
       "div",
       { class: "roads__footer" },
-      h("div", { class: "roads__asks", role: "group", "aria-label": "Asks" }, askButtons.banker, askButtons.player),
+      h(
+        "div",
+        { class: "roads__asks", role: "group", "aria-label": t("scoreboard.asks") },
+        askButtons.banker,
+        askButtons.player,
+      ),
       stats,
     ),
-    h(
-      "p",
-      { class: "roads__note" },
-      "Roads record the past; they predict nothing. Every coup is dealt from the shuffled shoe alone.",
-    ),
+    h("p", { class: "roads__note" }, t("scoreboard.note")),
   );
 
   /** @param {string} side */
@@ -114,7 +120,7 @@ export function scoreboard() {
       button.setAttribute("aria-pressed", String(asking === side));
       button.setAttribute("aria-label", askLabel(side, predictions));
       button.replaceChildren(
-        h("span", { class: "ask__name" }, side === "banker" ? "B ask" : "P ask"),
+        h("span", { class: "ask__name" }, t(side === "banker" ? "ask.banker" : "ask.player")),
         h(
           "span",
           { class: "ask__symbols" },
@@ -124,11 +130,11 @@ export function scoreboard() {
     }
     const counts = snapshot?.stats ?? {};
     stats.replaceChildren(
-      ...STATS.map(([key, label, tone]) =>
+      ...STATS.map(([key, tone]) =>
         h(
           "div",
           { class: `stat stat--${tone || "plain"}`, dataset: { stat: key } },
-          h("dt", {}, label),
+          h("dt", {}, t(`stat.${key}`)),
           h("dd", {}, String(counts[key] ?? 0)),
         ),
       ),

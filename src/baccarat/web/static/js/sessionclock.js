@@ -7,6 +7,8 @@
 import { api } from "./api.js";
 import { announce, h } from "./dom.js";
 import { money } from "./format.js";
+import { bind, t } from "./i18n.js";
+import { errorText } from "./refusals.js";
 
 const POLL_MS = 5000;
 
@@ -57,34 +59,31 @@ export function sessionWatch(clock, links) {
     h(
       "div",
       { class: "dialog__form" },
-      h("h2", { id: "reality-title" }, "Reality check"),
+      bind(h("h2", { id: "reality-title" }), "reality.title"),
       text,
       facts,
-      h("p", {}, "New bets wait until you continue. Bets already placed settle as usual."),
+      bind(h("p", {}), "reality.note"),
       message,
       h(
         "div",
         { class: "dialog__actions" },
-        h(
-          "button",
-          { type: "button", class: "btn btn--gold", id: "reality-continue", onclick: () => acknowledge() },
-          "Continue playing",
+        bind(
+          h("button", { type: "button", class: "btn btn--gold", id: "reality-continue", onclick: () => acknowledge() }),
+          "reality.continue",
         ),
-        h(
-          "button",
-          {
+        bind(
+          h("button", {
             type: "button",
             class: "btn",
             id: "reality-history",
             onclick: () => {
               links.history();
             },
-          },
-          "See my history",
+          }),
+          "reality.history",
         ),
-        h(
-          "button",
-          {
+        bind(
+          h("button", {
             type: "button",
             class: "btn btn--ghost",
             id: "reality-leave",
@@ -92,8 +91,8 @@ export function sessionWatch(clock, links) {
               dialog.close();
               links.leave();
             },
-          },
-          "Leave the table",
+          }),
+          "reality.leave",
         ),
       ),
     ),
@@ -114,31 +113,33 @@ export function sessionWatch(clock, links) {
     }
     clock.hidden = false;
     const limit = view.session.time_limit_s;
-    const words = limit ? `${duration(seconds)} of ${duration(limit)}` : duration(seconds);
-    clock.textContent = `Session ${words}`;
+    const spent = duration(seconds);
+    const words = limit ? t("session.of", { played: spent, limit: duration(limit) }) : spent;
+    clock.textContent = t("session.clock", { time: words });
     clock.dataset.limitReached = String(Boolean(view.limit_reached));
     clock.setAttribute(
       "aria-label",
-      limit
-        ? `Time played this session ${duration(seconds)}; session limit ${duration(limit)}`
-        : `Time played this session ${duration(seconds)}`,
+      limit ? t("session.aria_limit", { played: spent, limit: duration(limit) }) : t("session.aria", { played: spent }),
     );
   }
 
   /** @param {{time_played_s: number, net_result: number, wagered: number}} check */
   function showCheck(check) {
-    text.textContent = "You have been playing for a while. Here is where you stand.";
+    text.textContent = t("reality.text");
     facts.replaceChildren(
-      h("div", { dataset: { fact: "played" } }, h("dt", {}, "Time played"), h("dd", {}, duration(check.time_played_s))),
-      h("div", { dataset: { fact: "net" } }, h("dt", {}, "Net result"), h("dd", {}, signed(check.net_result))),
-      h("div", { dataset: { fact: "wagered" } }, h("dt", {}, "Wagered"), h("dd", {}, money(check.wagered))),
+      h(
+        "div",
+        { dataset: { fact: "played" } },
+        h("dt", {}, t("reality.played")),
+        h("dd", {}, duration(check.time_played_s)),
+      ),
+      h("div", { dataset: { fact: "net" } }, h("dt", {}, t("reality.net")), h("dd", {}, signed(check.net_result))),
+      h("div", { dataset: { fact: "wagered" } }, h("dt", {}, t("reality.wagered")), h("dd", {}, money(check.wagered))),
     );
     message.textContent = "";
     if (!dialog.open) {
       dialog.showModal();
-      announce(
-        `Reality check: you have played ${duration(check.time_played_s)}, net result ${signed(check.net_result)}.`,
-      );
+      announce(t("reality.announce", { time: duration(check.time_played_s), net: signed(check.net_result) }));
     }
   }
 
@@ -162,9 +163,9 @@ export function sessionWatch(clock, links) {
       shownCheck = null;
       dialog.close();
       apply(fresh);
-      announce("Thank you. You can bet again.");
+      announce(t("reality.thanks"));
     } catch (error) {
-      message.textContent = error.message;
+      message.textContent = errorText(error);
     }
   }
 

@@ -6,11 +6,10 @@ import { fill, h, reducedMotion } from "./dom.js";
 import { cardSlot, handTotal, parseCard, reveal } from "./cards.js";
 import { msUntil } from "./clock.js";
 import { secondsLeft } from "./format.js";
+import { t } from "./i18n.js";
 import { phaseWords } from "./model.js";
 
 const RING = 2 * Math.PI * 26;
-/** @type {Record<string, string>} */
-const WORDS = { player: "Player", banker: "Banker" };
 
 /**
  * One hand's view.
@@ -33,8 +32,13 @@ function handView(side) {
   const marks = h("div", { class: "hand__marks" });
   const el = h(
     "div",
-    { class: `hand hand--${side}`, role: "group", "aria-label": `${WORDS[side]} hand`, dataset: { hand: side } },
-    h("div", { class: "hand__head" }, h("h2", { class: "hand__title" }, WORDS[side]), total),
+    {
+      class: `hand hand--${side}`,
+      role: "group",
+      "aria-label": t("stage.hand", { side: t(`side.${side}`) }),
+      dataset: { hand: side },
+    },
+    h("div", { class: "hand__head" }, h("h2", { class: "hand__title" }, t(`side.${side}`)), total),
     cards,
     marks,
   );
@@ -56,7 +60,7 @@ export function stage() {
   const staked = h("span", { class: "stage__staked" }, "");
   const el = h(
     "section",
-    { class: "stage", "aria-label": "Cards" },
+    { class: "stage", "aria-label": t("stage.label") },
     hands.player.el,
     h("div", { class: "stage__centre" }, countdown, phase, roundId, staked, result),
     hands.banker.el,
@@ -78,7 +82,7 @@ export function stage() {
     countdown.classList.remove("is-idle");
     countdown.classList.toggle("is-urgent", left <= 5000);
     seconds.textContent = String(secondsLeft(left));
-    countdown.setAttribute("aria-label", `${secondsLeft(left)} seconds left to bet`);
+    countdown.setAttribute("aria-label", t("stage.seconds", { count: secondsLeft(left) }));
     /** @type {Element} */ (ring.querySelector(".countdown__arc")).setAttribute(
       "stroke-dashoffset",
       String(RING * (1 - Math.min(1, left / windowMs))),
@@ -95,8 +99,9 @@ export function stage() {
     const [first, second] = hand.codes;
     if (first && second) {
       const two = handTotal([first, second]);
-      if (two >= 8) marks.push(h("span", { class: "mark mark--natural" }, `Natural ${two}`));
-      if (parseCard(first).rank === parseCard(second).rank) marks.push(h("span", { class: "mark mark--pair" }, "Pair"));
+      if (two >= 8) marks.push(h("span", { class: "mark mark--natural" }, t("stage.natural", { total: two })));
+      if (parseCard(first).rank === parseCard(second).rank)
+        marks.push(h("span", { class: "mark mark--pair" }, t("stage.pair")));
     }
     fill(hand.marks, ...marks);
   }
@@ -110,7 +115,8 @@ export function stage() {
   function slotAt(side, position) {
     const hand = hands[side];
     if (!hand.slots[position]) {
-      const slot = cardSlot({ sideways: position === 2, label: `${WORDS[side]} card ${position + 1}, face down` });
+      const label = t("stage.card_back", { side: t(`side.${side}`), position: position + 1 });
+      const slot = cardSlot({ sideways: position === 2, label });
       slot.dataset.position = String(position);
       if (!reducedMotion()) slot.classList.add("card--dealt");
       hand.slots[position] = slot;
@@ -174,7 +180,7 @@ export function stage() {
       if (Number.isFinite(bettingMs) && bettingMs > 0) windowMs = bettingMs;
       phase.textContent = phaseWords(next);
       phase.dataset.phase = next ?? "";
-      roundId.textContent = id ? `Round #${id}` : "";
+      roundId.textContent = id ? t("stage.round", { id }) : "";
       roundId.dataset.round = id ? String(id) : "";
       tick();
     },
@@ -184,17 +190,19 @@ export function stage() {
      */
     showResult(r) {
       const winner = r.winner;
-      const title = winner === "tie" ? "Tie" : `${WORDS[winner]} wins`;
+      const title = winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${winner}`) });
       for (const side of ["player", "banker"]) hands[side].el.classList.toggle("is-winner", side === winner);
-      const marks = [r.natural && "Natural", r.player_pair && "Player pair", r.banker_pair && "Banker pair"].filter(
-        Boolean,
-      );
+      const marks = [
+        r.natural && t("result.natural"),
+        r.player_pair && t("result.player_pair"),
+        r.banker_pair && t("result.banker_pair"),
+      ].filter(Boolean);
       result.className = `result result--${winner}`;
       result.dataset.winner = winner;
       fill(
         result,
         h("span", { class: "result__title" }, title),
-        h("span", { class: "result__score" }, `Player ${r.player_total} – Banker ${r.banker_total}`),
+        h("span", { class: "result__score" }, t("result.score", { player: r.player_total, banker: r.banker_total })),
         marks.length ? h("span", { class: "result__marks" }, marks.join(" · ")) : null,
       );
       result.hidden = false;

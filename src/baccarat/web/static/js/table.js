@@ -12,13 +12,14 @@ import { syncClock } from "./clock.js";
 import { announce, h } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
 import { money } from "./format.js";
+import { t } from "./i18n.js";
 import { tableInfo } from "./info.js";
 import * as model from "./model.js";
 import { explain } from "./refusals.js";
 import { scoreboard } from "./scoreboard.js";
 import { session } from "./session.js";
 import { stage as stageView } from "./stage.js";
-import { voidNotice } from "./voidnotice.js";
+import { voidNotice, voidReason } from "./voidnotice.js";
 import { TableFeed } from "./ws.js";
 
 const MESSAGE_MS = 6000;
@@ -32,8 +33,6 @@ const FIRST_FOUR = [
 ];
 /** @type {Record<string, string>} */
 const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
-/** @type {Record<string, string>} */
-const WORDS = { player: "Player", banker: "Banker", tie: "Tie" };
 
 /**
  * What the table view knows: the table as last seen, the round, the player's stakes.
@@ -83,35 +82,40 @@ export function mountTable(main, id) {
   const spectator = h(
     "div",
     { class: "spectator", hidden: true },
-    h("span", {}, "You are watching this table."),
+    h("span", {}, t("table.spectator")),
     h(
       "button",
       { type: "button", class: "btn btn--gold btn--small", onclick: () => account.join().catch(showError) },
-      "Take a seat to bet",
+      t("table.take_seat"),
     ),
     h("span", { class: "spectator__blocked" }),
   );
   /**
    * @param {string} name
-   * @param {string} label
    * @param {() => void} handler
    */
-  const action = (name, label, handler) =>
+  const action = (name, handler) =>
     h(
       "button",
-      { type: "button", class: "btn btn--action", "aria-label": label, dataset: { action: name }, onclick: handler },
+      {
+        type: "button",
+        class: "btn btn--action",
+        "aria-label": t(`action.${name}_label`),
+        dataset: { action: name },
+        onclick: handler,
+      },
       h("span", { class: "btn__icon", "aria-hidden": "true" }, ACTION_ICONS[name]),
-      h("span", { class: "btn__text" }, name[0].toUpperCase() + name.slice(1)),
+      h("span", { class: "btn__text" }, t(`action.${name}`)),
     );
   const actions = h(
     "div",
-    { class: "rack__actions", role: "group", "aria-label": "Bet actions" },
-    action("undo", "Undo the last bet", () => player.undo()),
-    action("clear", "Clear all my bets", () => player.clear()),
-    action("rebet", "Repeat my bets of the last round", () => player.repeat(api.rebet)),
-    action("double", "Double my bets of the last round", () => player.repeat(api.double)),
+    { class: "rack__actions", role: "group", "aria-label": t("action.group") },
+    action("undo", () => player.undo()),
+    action("clear", () => player.clear()),
+    action("rebet", () => player.repeat(api.rebet)),
+    action("double", () => player.repeat(api.double)),
   );
-  const title = h("h1", { class: "visually-hidden" }, "Table");
+  const title = h("h1", { class: "visually-hidden" }, t("table.title"));
 
   const view = h(
     "div",
@@ -170,7 +174,7 @@ export function mountTable(main, id) {
     });
     rack.update(model.chips(table), account.balance);
     const staked = Object.values(state.stakes).reduce((a, b) => a + b, 0);
-    stage.setStaked(staked ? `Your bets ${money(staked)}` : "");
+    stage.setStaked(staked ? t("table.staked", { amount: money(staked) }) : "");
     spectator.hidden = playing;
     // No seat offered while demo play is not (a break on this device, or guests turned off).
     const blocked = account.joinBlocked;
@@ -208,7 +212,7 @@ export function mountTable(main, id) {
     syncClock(table.now);
     const before = state.round?.id;
     state.table = table;
-    document.title = `${model.tableName(table)} · Baccarat`;
+    document.title = t("app.title", { page: model.tableName(table) });
     title.textContent = model.tableName(table);
     const round = model.currentRound(table);
     setRound(round);
@@ -260,7 +264,7 @@ export function mountTable(main, id) {
         table.shoe = { ...event.shoe, cards_left: (event.shoe?.decks ?? 0) * 52 };
         table.roads = null;
         board.update(null);
-        announce("A new shoe has started. Its commitment is in the fairness panel.");
+        announce(t("table.new_shoe"));
         break;
       case "round_open":
         state.stakes = {};
@@ -270,7 +274,7 @@ export function mountTable(main, id) {
         table.cards = [];
         stage.clear();
         setRound(model.roundFromEvent(event));
-        announce(`Round ${event.number ?? event.round_id}: place your bets.`);
+        announce(t("table.round_open", { number: event.number ?? event.round_id }));
         break;
       case "watching":
         // Sent shortly after anyone joins or leaves (this connection included).
@@ -281,7 +285,7 @@ export function mountTable(main, id) {
         if (model.dealing(table) === "face-down") {
           for (const [hand, position] of FIRST_FOUR) stage.placeBack(hand, position);
         }
-        announce("No more bets.");
+        announce(t("table.no_more_bets"));
         break;
       case "squeeze":
         stage.squeeze(event.hand, event.position);
@@ -301,7 +305,11 @@ export function mountTable(main, id) {
           board.update(event.roads);
         }
         announce(
-          `${event.winner === "tie" ? "Tie" : `${WORDS[event.winner]} wins`}, ${event.player_total} to ${event.banker_total}.`,
+          t("result.announce", {
+            result: event.winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${event.winner}`) }),
+            player: event.player_total,
+            banker: event.banker_total,
+          }),
         );
         break;
       case "settled":
@@ -311,7 +319,7 @@ export function mountTable(main, id) {
         break;
       case "round_void":
         setRound({ ...state.round, phase: "voided" });
-        say(`Round void: ${event.reason}. Every stake is returned.`, "info");
+        say(t("table.round_void", { reason: voidReason(event.reason) }), "info");
         notice.voided(event);
         state.stakes = {};
         account.refresh();
@@ -319,7 +327,7 @@ export function mountTable(main, id) {
       case "shoe_end":
         state.finished = event.shoe ?? { id: event.shoe_id, server_seed: event.server_seed };
         table.previous_shoe = state.finished;
-        announce("The shoe has ended; its seed is revealed in the fairness panel.");
+        announce(t("table.shoe_ended"));
         break;
       default:
         break;
@@ -340,12 +348,12 @@ export function mountTable(main, id) {
     const pushed = event.wagers.every((wager) => wager.result === "push");
     const line =
       net > 0
-        ? { text: `You win ${money(net)}`, tone: "win" }
+        ? { text: t("result.you_win", { amount: money(net) }), tone: "win" }
         : net < 0
-          ? { text: `You lose ${money(-net)}`, tone: "lose" }
-          : { text: pushed ? "Your stakes are returned" : "You break even", tone: "push" };
+          ? { text: t("result.you_lose", { amount: money(-net) }), tone: "lose" }
+          : { text: t(pushed ? "result.returned" : "result.even"), tone: "push" };
     stage.addResultLine(line);
-    announce(`${line.text}. Balance ${money(event.balance)}.`);
+    announce(t("result.balance", { line: line.text, amount: money(event.balance) }));
   }
 
   // ---- lifetime ----

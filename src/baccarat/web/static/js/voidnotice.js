@@ -5,6 +5,23 @@
 // next result, or until the player dismisses it (that round's notice is then not shown again).
 
 import { announce, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+// The server's reasons (baccarat.table.recovery), by what they say; any other is worded plainly.
+/** @type {Record<string, string>} */
+const REASONS = {
+  "the table restarted before the cards were drawn; every stake is returned": "void.restart",
+  "the table is no longer dealt and its cards were not drawn; every stake is returned": "void.undealt",
+};
+
+/**
+ * Why a round was voided, in the language shown (the server writes its reasons in English).
+ * @param {string | null | undefined} reason
+ * @returns {string}
+ */
+export function voidReason(reason) {
+  return t(REASONS[reason ?? ""] ?? "void.other");
+}
 
 /**
  * A finished round as a snapshot's `last_round` gives it.
@@ -18,7 +35,7 @@ import { announce, h } from "./dom.js";
  */
 export function voidText(lastRound) {
   if (lastRound?.phase !== "voided" || !Number.isInteger(lastRound.id)) return null;
-  return `Round ${lastRound.id} void — stakes returned`;
+  return t("void.notice", { id: lastRound.id });
 }
 
 /** The notice element and its three inputs: a snapshot, a `round_void` event, a result. */
@@ -34,7 +51,7 @@ export function voidNotice() {
     {
       type: "button",
       class: "void-notice__close",
-      "aria-label": "Dismiss",
+      "aria-label": t("void.dismiss"),
       onclick: () => {
         if (current !== null) dismissed.add(current);
         hide();
@@ -54,7 +71,7 @@ export function voidNotice() {
     }
     current = round.id;
     text.textContent = line;
-    reason.textContent = round.void_reason ?? "";
+    reason.textContent = voidReason(round.void_reason);
     el.dataset.round = String(round.id);
     if (el.hidden) announce(`${line}. ${reason.textContent}`.trim());
     el.hidden = false;
