@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 import time
 import uuid
@@ -186,7 +187,7 @@ def test_a_loss_limit_set_in_the_page_refuses_the_bet_past_it(
         register(page)
         deposit(page, served, 100)
         said = set_limit(page, "loss-24h", "15")
-        assert said == "loss limit (24 hours): now 15.00 (was no limit)"
+        assert said == "Loss limit (24 hours): now $15.00 (was no limit)."
         assert page.inner_text("[data-row='loss-24h'] [data-col='limit']") == "$15.00"
         page.goto(f"{served.url}/#/tables/standard")
         page.wait_for_selector(".bets .spot")
@@ -206,7 +207,7 @@ def test_a_loss_limit_set_in_the_page_refuses_the_bet_past_it(
         table.bet("tie")
         refusals += 1
         assert table.message() == (
-            "Refused by your own limit: loss limit (24 hours) reached: 5.00 left of 15.00"
+            "Refused by your own limit: loss limit (24 hours) reached: $5.00 left of $15.00."
         )
         assert table.stakes() == {}
         table.wait_balance(9000)
@@ -410,7 +411,12 @@ def test_a_time_out_taken_in_the_page_logs_out_and_refuses_the_next_login(
     page.fill("#login-password", PASSWORD)
     page.click("#login-submit")
     page.wait_for_function("document.querySelector('#login-message').textContent")
-    assert page.inner_text("#login-message") == login.json()["error"]["message"]
+    # The page words the refusal itself, with the end the server's message names.
+    end = re.search(r"until (\S+ \S+ UTC)", login.json()["error"]["message"])
+    assert end, login.text
+    assert page.inner_text("#login-message") == (
+        f"You are on a break: a time-out runs until {end.group(1)}; bets and deposits are refused."
+    )
     assert console.unexpected(s403=1) == []
 
 
@@ -421,11 +427,13 @@ def test_a_raised_limit_waits_24_hours_for_its_confirmation(
     name = register(page)
     page.goto(f"{served.url}/#/account")
     page.wait_for_selector("[data-row='wager-24h']")
-    assert set_limit(page, "wager-24h", "20") == "wager limit (24 hours): now 20.00 (was no limit)"
+    assert (
+        set_limit(page, "wager-24h", "20") == "Wager limit (24 hours): now $20.00 (was no limit)."
+    )
     page.evaluate("document.querySelector('#limits-message').textContent = ''")
     raised = set_limit(page, "wager-24h", "30")
     assert raised.startswith(
-        "wager limit (24 hours): the change from 20.00 to 30.00 can be confirmed from "
+        "Wager limit (24 hours): the change from $20.00 to $30.00 can be confirmed from "
     )
     assert page.inner_text("[data-row='wager-24h'] [data-col='limit']") == "$20.00"
     # Too early: the server refuses and the page says why; the limit stays.

@@ -15,6 +15,8 @@ from web_support import call_module
 pytest_plugins = ("web_support",)
 
 REASON = "the table restarted before the cards were drawn; every stake is returned"
+#: How the page words that reason (messages/en.js): a sentence of its own.
+WORDED = "The table restarted before the cards were drawn; every stake is returned."
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +73,7 @@ def test_the_notice_follows_snapshots_events_results_and_dismissal(page: Page) -
     assert seen["fresh"] == hidden
     assert seen["snapshot"]["visible"]
     assert seen["snapshot"]["text"].startswith("Round 17 void — stakes returned")
-    assert REASON in seen["snapshot"]["text"]
+    assert WORDED in seen["snapshot"]["text"]
     assert seen["result"] == hidden
     assert seen["event"]["visible"]
     assert seen["event"]["text"].startswith("Round 21 void — stakes returned")
