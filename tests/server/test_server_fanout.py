@@ -31,6 +31,8 @@ from baccarat.table import Round, TableSettings
 
 NOW = 1_718_000_000_000
 RULES = load_ruleset("ez").to_toml()
+#: The outbox sizes the fan-outs reported (the metrics gauge's values).
+OUTBOX: list[int] = []
 
 
 class Clock:
@@ -143,7 +145,7 @@ async def _nodes(url: str, prefix: str, count: int) -> AsyncIterator[list[tuple[
     for _ in range(count):
         redis = Redis.from_url(url, socket_timeout=2, socket_connect_timeout=1)
         table = mirror()
-        fanout = RedisFanout(redis, prefix, {"ez": table})
+        fanout = RedisFanout(redis, prefix, {"ez": table}, on_outbox=OUTBOX.append)
         tasks = [asyncio.create_task(fanout.run_reader()), asyncio.create_task(fanout.run_writer())]
         nodes.append((redis, table, fanout, tasks))
     try:
@@ -253,8 +255,10 @@ def test_broadcasts_made_while_redis_is_down_go_out_in_order_when_it_is_back(
                 dealer.publish(card(seq))
             await asyncio.sleep(0.5)
             assert other.seq == 5  # nothing can arrive while Redis is away
+            assert OUTBOX[-1] == 6  # the six made while Redis was away wait, counted
             await asyncio.to_thread(_start_redis, port, processes)
             await _until(partial(_seq_is, other, 11))
+            assert OUTBOX[-1] == 0
             assert [m["seq"] for m in received(watcher)[1:]] == list(range(2, 12))
 
     asyncio.run(run())

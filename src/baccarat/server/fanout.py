@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from baccarat.server.broadcast import Broadcast
@@ -52,8 +52,17 @@ class LocalFanout:
 class RedisFanout:
     """A cluster: broadcasts through one Redis Stream per table to every node's mirrors."""
 
-    def __init__(self, redis: Redis, prefix: str, mirrors: Mapping[str, TableMirror]) -> None:
+    def __init__(
+        self,
+        redis: Redis,
+        prefix: str,
+        mirrors: Mapping[str, TableMirror],
+        *,
+        on_outbox: Callable[[int], None] | None = None,
+    ) -> None:
         self.redis = redis
+        #: Told how many broadcasts wait, after each change (a gauge).
+        self.on_outbox = on_outbox
         self.prefix = prefix
         self.mirrors = mirrors
         self._outbox: collections.deque[Broadcast] = collections.deque()
@@ -72,6 +81,8 @@ class RedisFanout:
             self._outbox.popleft()
         self._outbox.append(broadcast)
         self._wake.set()
+        if self.on_outbox is not None:
+            self.on_outbox(len(self._outbox))
 
     async def run_writer(self) -> None:
         """Append the queued broadcasts to their streams, in order, for ever."""
@@ -99,6 +110,8 @@ class RedisFanout:
                 self._back("writer")
                 for _ in batch:
                     self._outbox.popleft()
+                if self.on_outbox is not None:
+                    self.on_outbox(len(self._outbox))
 
     # -- every node's side -------------------------------------------------------------
 

@@ -31,6 +31,7 @@ from typing import TypeVar
 from sqlalchemy import Connection, text
 
 from baccarat.server.dealer import Dealer
+from baccarat.server.metrics import Metrics
 from baccarat.store import Database
 from baccarat.store.leases import FencedError, acquire, release, renew
 
@@ -78,6 +79,7 @@ class LeaseKeeper:
         *,
         nodes_up: Callable[[], int],
         start_dealer: Callable[[Held], asyncio.Task[None]],
+        metrics: Metrics | None = None,
     ) -> None:
         self.database = database
         self.node_id = node_id
@@ -85,6 +87,7 @@ class LeaseKeeper:
         self.lease_ms = lease_ms
         self.nodes_up = nodes_up
         self.start_dealer = start_dealer
+        self.metrics = metrics
         self.held: dict[str, Held] = {}
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="baccarat-leases")
         self._stopping = False
@@ -181,8 +184,15 @@ class LeaseKeeper:
                 "baccarat-node: %s deals %s (epoch %d)", self.node_id, table_id, epoch_or_none
             )
             held.task = self.start_dealer(held)
+            self._count(table_id, "taken")
+
+    def _count(self, table_id: str, change: str) -> None:
+        if self.metrics is not None:
+            self.metrics.lease_changes.labels(table_id, change).inc()
+            self.metrics.leases.labels(table_id).set(1 if table_id in self.held else 0)
 
     def _fenced_off(self, held: Held, reason: str) -> None:
+        self._count(held.table_id, "fenced")
         log.warning(
             "baccarat-node: %s fenced off %s (epoch %d): %s",
             self.node_id,
@@ -198,6 +208,7 @@ class LeaseKeeper:
 
     async def _forget(self, held: Held, *, give_up: bool) -> None:
         self.held.pop(held.table_id, None)
+        self._count(held.table_id, "handed_over" if held.handing_over else "dropped")
         if held.task is not None and not held.task.done():
             held.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -95,6 +95,23 @@ class Metrics:
             ["table"],
             registry=self.registry,
         )
+        self.leases = Gauge(
+            "baccarat_table_leases_held",
+            "Tables this node deals now (a cluster's node: 0 or 1 per table)",
+            ["table"],
+            registry=self.registry,
+        )
+        self.lease_changes = Counter(
+            "baccarat_table_lease_changes_total",
+            "Leases this node took, handed over or lost (fenced off), per table",
+            ["table", "change"],
+            registry=self.registry,
+        )
+        self.feed_outbox = Gauge(
+            "baccarat_feed_outbox",
+            "Broadcasts waiting for Redis (non-zero while Redis is away)",
+            registry=self.registry,
+        )
 
     def listen(self, host: str, port: int) -> Listener:
         """Serve these metrics at ``http://host:port/`` (any path) from a thread of their own;

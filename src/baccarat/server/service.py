@@ -235,7 +235,9 @@ class Service:
         assert cluster is not None
         redis = Redis.from_url(cluster.redis_url, socket_timeout=5, socket_connect_timeout=2)
         self._redis = redis
-        fanout = RedisFanout(redis, cluster.prefix, self.tables)
+        fanout = RedisFanout(
+            redis, cluster.prefix, self.tables, on_outbox=self.metrics.feed_outbox.set
+        )
         self._fanout = fanout
         presence = Presence(redis, cluster.prefix, cluster.node_id, self.tables)
         self.presence = presence
@@ -259,6 +261,7 @@ class Service:
             cluster.lease_ms,
             nodes_up=lambda: len(presence.nodes),
             start_dealer=self._deal_held,
+            metrics=self.metrics,
         )
         self.lease_keeper = keeper
 
