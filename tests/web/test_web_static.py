@@ -20,13 +20,17 @@ from baccarat.web.mount import mount_web
 
 JS = STATIC_DIR / "js"
 IMPORT = re.compile(r"""^import\s[^;]*?from\s+"(\./[\w-]+\.js)";""", re.MULTILINE | re.DOTALL)
+#: A module fetched when first needed (``await import("./rules.js")``); JSDoc types name modules
+#: the same way, which is no harm: they exist too.
+DYNAMIC = re.compile(r"""\bimport\("(\./[\w-]+\.js)"\)""")
 LINKED = re.compile(r"""(?:href|src)="(/static/[^"]+)\"""")
 #: The only absolute URL allowed in the page's files: the SVG namespace (an identifier, not fetched).
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
 
 def imports(module: Path) -> list[str]:
-    return IMPORT.findall(module.read_text(encoding="utf-8"))
+    text = module.read_text(encoding="utf-8")
+    return IMPORT.findall(text) + DYNAMIC.findall(text)
 
 
 def test_every_import_names_an_existing_module() -> None:
@@ -99,3 +103,31 @@ def test_baccarat_serve_serves_this_page(tmp_path: Path) -> None:
     home = client.get("/", follow_redirects=True)
     assert home.status_code == 200
     assert '<script type="module" src="/static/js/main.js">' in home.text
+
+
+def test_the_files_travel_compressed_with_their_headers(tmp_path: Path) -> None:
+    """gzip when the browser accepts it, plain otherwise; the policy, the revalidation and the
+    ETag (a 304 on a match) stay."""
+    config = ServerConfig(
+        f"sqlite:///{tmp_path / 'page.db'}",
+        tables_from(["standard"]),
+        static_dir=default_static_dir(),
+    )
+    client = TestClient(create_app(config))
+    source = (STATIC_DIR / "js" / "table.js").read_bytes()
+    packed = client.get("/static/js/table.js", headers={"Accept-Encoding": "gzip"})
+    assert packed.status_code == 200
+    assert packed.headers["content-encoding"] == "gzip"
+    assert int(packed.headers["content-length"]) < len(source) // 2
+    assert packed.content == source  # httpx undoes the gzip
+    assert packed.headers["cache-control"] == "no-cache"
+    assert "script-src 'self'" in packed.headers["content-security-policy"]
+    assert packed.headers["x-content-type-options"] == "nosniff"
+    plain = client.get("/static/js/table.js", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers
+    assert plain.content == source
+    again = client.get(
+        "/static/js/table.js",
+        headers={"Accept-Encoding": "gzip", "If-None-Match": packed.headers["etag"]},
+    )
+    assert again.status_code == 304

@@ -10,8 +10,9 @@ The page is plain ES modules and CSS: no build step, nothing fetched from elsewh
 >>> page = client.get("/")
 >>> page.status_code, page.headers["content-type"], "/static/js/main.js" in page.text
 (200, 'text/html; charset=utf-8', True)
->>> client.get("/static/js/main.js").headers["cache-control"]
-'no-cache'
+>>> module = client.get("/static/js/main.js")
+>>> module.headers["cache-control"], module.headers["content-encoding"]
+('no-cache', 'gzip')
 >>> client.get("/static/nope.js").status_code
 404
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 from fastapi import FastAPI
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.responses import Response
 from starlette.types import Scope
 
@@ -51,4 +53,8 @@ def mount_web(app: FastAPI, directory: Path = STATIC_DIR) -> None:
         return FileResponse(index, media_type="text/html; charset=utf-8", headers=_NO_CACHE)
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
-    app.mount("/static", _StaticFiles(directory=directory, check_dir=False), name="static")
+    # Compressed on the wire when the browser accepts gzip (the modules and style sheets are
+    # text: about a quarter of their size); headers such as Cache-Control, the ETag and the
+    # security headers added around the app are kept.
+    files = GZipMiddleware(_StaticFiles(directory=directory, check_dir=False), minimum_size=512)
+    app.mount("/static", files, name="static")

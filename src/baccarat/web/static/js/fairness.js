@@ -6,7 +6,6 @@
 
 import { announce, fill, h } from "./dom.js";
 import { api, shoeRecordUrl } from "./api.js";
-import { describe, sha256Hex, tableClientSeed, verifyRecord } from "./fairverify.js";
 import { t } from "./i18n.js";
 import { errorText } from "./refusals.js";
 import { session } from "./session.js";
@@ -136,6 +135,29 @@ function storeSeed(seed) {
   }
 }
 
+/** @typedef {typeof import("./fairverify.js")} Verifier */
+/** @type {Promise<Verifier> | undefined} */
+let verifierLoad;
+/** @type {Verifier | undefined} */
+let verifier;
+
+/**
+ * fairverify.js, fetched the first time a shoe ends or a check is asked for, not with the page
+ * (it is the largest module, and most visits never need it).
+ * @returns {Promise<Verifier>}
+ */
+async function loadVerifier() {
+  verifierLoad ??= import("./fairverify.js");
+  verifier = await verifierLoad;
+  return verifier;
+}
+
+/**
+ * A failure in words (the verifier is loaded: there is a report).
+ * @param {import("./fairverify.js").Failure} failure
+ */
+const describe = (failure) => /** @type {Verifier} */ (verifier).describe(failure);
+
 /**
  * Whose seeds made an ended shoe's client seed, as far as this page can tell: the record holds
  * only their hash, so it can recognise "nobody's" and "yours alone", not other players' seeds.
@@ -144,6 +166,7 @@ function storeSeed(seed) {
  * @returns {Promise<{whose: "none" | "yours" | "players", text: string}>}
  */
 async function whoseSeed(shoeId, clientSeed) {
+  const { sha256Hex, tableClientSeed } = await loadVerifier();
   if ((await sha256Hex(`${shoeId}|`)) === clientSeed) {
     return { whose: "none", text: t("fair.whose_none") };
   }
@@ -403,6 +426,7 @@ export function fairnessPanel() {
     /** @type {{report?: import("./fairverify.js").VerifyReport, error?: string}} */
     let outcome;
     try {
+      const { verifyRecord } = await loadVerifier();
       outcome = { report: await verifyRecord(await api.shoeRecord(shoeId)) };
     } catch (error) {
       outcome = { error: error?.code ? errorText(error) : String(error?.message ?? error) };

@@ -8,13 +8,11 @@
 //   #/rules/{name}   the rules page of a rule set
 
 import { account } from "./account.js";
-import { mountAccount } from "./accountview.js";
 import { loginDialog } from "./auth.js";
 import { announce } from "./dom.js";
 import { historyDialog } from "./history.js";
 import { bind, bindMarked, language, onLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
-import { mountRules } from "./rules.js";
 import { sessionWatch } from "./sessionclock.js";
 import { mountTable } from "./table.js";
 
@@ -48,15 +46,58 @@ document.body.append(login.el, recall.el, clock.dialog);
 window.addEventListener("baccarat:reality-check", () => clock.refresh());
 /** @type {HTMLElement} */ (document.getElementById("history-open")).addEventListener("click", () => recall.open());
 
+/**
+ * A view whose module is fetched the first time it is shown: the lobby and the table come with
+ * the page, *My account* and the rules page (and what only they use) when asked for.
+ * @param {() => Promise<(name?: string) => {destroy(): void}>} load
+ * @returns {(name?: string) => {destroy(): void}}
+ */
+function later(load) {
+  return (name) => {
+    /** @type {{destroy(): void} | null} */
+    let inner = null;
+    let gone = false;
+    main.replaceChildren();
+    main.setAttribute("aria-busy", "true");
+    load()
+      .then((mount) => {
+        if (!gone) inner = mount(name);
+      })
+      .catch((error) => {
+        if (!gone) announce(String(error?.message ?? error));
+      })
+      .finally(() => {
+        if (!gone) main.removeAttribute("aria-busy");
+      });
+    return {
+      destroy() {
+        gone = true;
+        main.removeAttribute("aria-busy");
+        inner?.destroy();
+      },
+    };
+  };
+}
+
 /** @type {[RegExp, string, (name?: string) => {destroy(): void}][]} */
 const ROUTES = [
   [/^#\/tables\/([^/]+)$/, "table", (name) => mountTable(main, name)],
   [
     /^#\/account$/,
     "account",
-    () => mountAccount(main, { openHistory: () => recall.open(), openLogin: () => login.open() }),
+    later(async () => {
+      const { mountAccount } = await import("./accountview.js");
+      return () => mountAccount(main, { openHistory: () => recall.open(), openLogin: () => login.open() });
+    }),
   ],
-  [/^#\/rules\/([^/]+)$/, "rules", (name) => mountRules(main, name)],
+  [
+    /^#\/rules\/([^/]+)$/,
+    "rules",
+    later(async () => {
+      const { mountRules } = await import("./rules.js");
+      return (name) => mountRules(main, name ?? "standard");
+    }),
+  ],
 ];
 
 function route() {
