@@ -45,7 +45,7 @@ export function tableInfo() {
           t(model.dealing(table) === "face-down" ? "dealing.face_down_long" : "dealing.face_up"),
           "dealing",
         ),
-        fact(t("facts.round"), round?.id ? t("facts.round_id", { id: round.id }) : "–", "round"),
+        fact(t("facts.round"), model.roundLabel(table, round) || "–", "round"),
         fact(t("facts.cards_left"), Number.isInteger(shoe?.cards_left) ? String(shoe.cards_left) : "–", "cards-left"),
         fact(t("facts.watching"), String(model.watching(table)), "watching"),
       );

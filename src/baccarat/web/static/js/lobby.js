@@ -78,7 +78,12 @@ function tile(table) {
         h("dd", {}, min === null ? "–" : t("facts.range", { min: money(min), max: money(max) })),
       ),
       h("div", {}, h("dt", {}, t("facts.watching")), h("dd", {}, String(watchers))),
-      h("div", {}, h("dt", {}, t("facts.round")), h("dd", {}, round?.id ? t("facts.round_id", { id: round.id }) : "–")),
+      h(
+        "div",
+        { dataset: { fact: "round" } },
+        h("dt", {}, t("facts.round")),
+        h("dd", {}, model.roundLabel(table, round) || "–"),
+      ),
     ),
     h(
       "div",

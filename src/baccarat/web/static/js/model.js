@@ -173,6 +173,19 @@ export function roundFromEvent(event) {
 }
 
 /**
+ * The round as people at this table count it, "Shoe 12 · Round 34": the shoe's number at the
+ * table and the round's number in its shoe (the server-wide round id is for history details).
+ * Empty without a round.
+ * @param {Partial<Table>} table
+ * @param {Round | null | undefined} round
+ * @returns {string}
+ */
+export function roundLabel(table, round) {
+  if (!round?.number) return "";
+  return t("stage.round", { shoe: table.shoe?.number ?? "–", round: round.number });
+}
+
+/**
  * The cards of the current round revealed so far: [{hand, position, index, card}].
  * @param {Table} table
  * @returns {RevealedCard[]}

@@ -171,16 +171,17 @@ export function stage() {
       slotAt(side, position).classList.add("card--squeeze");
     },
     /**
-     * The round shown: its id and phase, the betting deadline (epoch ms) and window.
-     * @param {{id?: number, phase?: string, closesAt?: number, bettingMs?: number}} round
+     * The round shown: its id, its label ("Shoe 12 · Round 34") and phase, the betting deadline
+     * (epoch ms) and window.
+     * @param {{id?: number, label?: string, phase?: string, closesAt?: number, bettingMs?: number}} round
      */
-    setRound({ id, phase: next, closesAt, bettingMs }) {
+    setRound({ id, label, phase: next, closesAt, bettingMs }) {
       currentPhase = next;
       if (Number.isFinite(closesAt)) deadline = closesAt;
       if (Number.isFinite(bettingMs) && bettingMs > 0) windowMs = bettingMs;
       phase.textContent = phaseWords(next);
       phase.dataset.phase = next ?? "";
-      roundId.textContent = id ? t("stage.round", { id }) : "";
+      roundId.textContent = id ? (label ?? "") : "";
       roundId.dataset.round = id ? String(id) : "";
       tick();
     },

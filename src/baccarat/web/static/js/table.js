@@ -192,6 +192,7 @@ export function mountTable(main, id) {
     state.round = round;
     stage.setRound({
       id: round?.id,
+      label: model.roundLabel(state.table ?? {}, round),
       phase: round?.phase,
       closesAt: round?.closes_at,
       bettingMs: model.settings(state.table ?? {}).betting_ms,
@@ -274,7 +275,7 @@ export function mountTable(main, id) {
         table.cards = [];
         stage.clear();
         setRound(model.roundFromEvent(event));
-        announce(t("table.round_open", { number: event.number ?? event.round_id }));
+        announce(t("table.round_open", { shoe: table.shoe?.number ?? "–", number: event.number ?? "–" }));
         break;
       case "watching":
         // Sent shortly after anyone joins or leaves (this connection included).
