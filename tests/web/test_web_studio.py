@@ -13,7 +13,9 @@ Each test watches the console: no error.
 from __future__ import annotations
 
 import re
+import time
 
+import pytest
 from playwright.sync_api import Page
 from web_support import Opener, Served, TablePage
 
@@ -67,4 +69,46 @@ def test_rounds_are_counted_per_table_everywhere(open_page: Opener, table_server
     }
     assert re.fullmatch(r"Shoe \d+ · Round \d+", tile)
     assert "#" not in page.inner_text('.lobby-card[data-table="standard"]')
+    assert console.unexpected() == []
+
+
+@pytest.mark.parametrize("motion", ["no-preference", "reduce"])
+def test_a_shuffle_shows_between_shoes(
+    open_page: Opener, quick_server: Served, motion: str
+) -> None:
+    viewport = WIDE if motion == "no-preference" else NARROW
+    page, console = open_page(
+        f"{quick_server.url}/#/tables/quick", viewport=viewport, reduced_motion=motion
+    )
+    page.wait_for_selector(".bets .spot")
+    page.evaluate(RECORD_ANNOUNCEMENTS)
+    before = quick_server.get("/api/tables/quick")["shoe"]
+    assert page.is_hidden(".shuffle")
+    # The one-deck shoe ends every few coups; the next one starts with the shuffle shown.
+    page.wait_for_selector(".shuffle:not([hidden])", timeout=60_000)
+    shown_at = time.monotonic()
+    commitment = page.inner_text(".shuffle__commitment")
+    shoe = quick_server.get("/api/tables/quick")["shoe"]
+    assert shoe["number"] > before["number"]
+    assert commitment == shoe["commitment"] != before["commitment"]
+    assert re.fullmatch(r"[0-9a-f]{64}", commitment)
+    assert page.inner_text(".shuffle__title") == "Shuffling — new shoe"
+    assert page.inner_text(".shuffle__shoe") == f"Shoe {shoe['number']}"
+    # The new commitment is the fairness panel's too, and the screen reader heard the shuffle.
+    assert commitment in page.inner_text(".fair")
+    page.wait_for_function(
+        "n => window.said.includes(`Shuffling — new shoe ${n}. Its commitment is in the fairness panel.`)",
+        arg=shoe["number"],
+    )
+    # Over the card area, whole and readable: inside the stage, nothing cut.
+    box, stage = page.locator(".shuffle").bounding_box(), page.locator(".stage").bounding_box()
+    assert box is not None and stage is not None
+    assert box["width"] == pytest.approx(stage["width"], abs=1)
+    fits = page.eval_on_selector(".shuffle", "el => el.scrollHeight <= el.clientHeight + 1")
+    assert fits, "the shuffle notice overflows the card area"
+    deck = page.eval_on_selector(".shuffle__deck span", "el => getComputedStyle(el).animationName")
+    assert deck == ("none" if motion == "reduce" else "shuffle-riffle")
+    # For a moment: gone by the new shoe's first card at the latest.
+    page.wait_for_selector(".shuffle", state="hidden", timeout=10_000)
+    assert time.monotonic() - shown_at < 10
     assert console.unexpected() == []

@@ -10,6 +10,8 @@ import { t } from "./i18n.js";
 import { phaseWords } from "./model.js";
 
 const RING = 2 * Math.PI * 26;
+/** How long the shuffle between two shoes is shown (less if the new shoe's first card comes sooner). */
+export const SHUFFLE_MS = 3500;
 
 /**
  * One hand's view.
@@ -58,12 +60,32 @@ export function stage() {
   const roundId = h("p", { class: "stage__round" }, "");
   const result = h("div", { class: "result", hidden: true });
   const staked = h("span", { class: "stage__staked" }, "");
+  // Between two shoes: the shuffle, with the new shoe's commitment. Spoken by the announcer.
+  const shuffleShoe = h("p", { class: "shuffle__shoe" }, "");
+  const shuffleCommitment = h("code", { class: "shuffle__commitment" }, "");
+  const shuffleNote = h(
+    "div",
+    { class: "shuffle", hidden: true },
+    h("div", { class: "shuffle__deck", "aria-hidden": "true" }, h("span", {}), h("span", {}), h("span", {})),
+    h("p", { class: "shuffle__title" }, t("shuffle.title")),
+    shuffleShoe,
+    h("p", { class: "shuffle__label" }, t("shuffle.commitment")),
+    shuffleCommitment,
+  );
+  /** @type {number | undefined} */
+  let shuffleTimer;
+  function endShuffle() {
+    window.clearTimeout(shuffleTimer);
+    shuffleNote.hidden = true;
+    el.classList.remove("is-shuffling");
+  }
   const el = h(
     "section",
     { class: "stage", "aria-label": t("stage.label") },
     hands.player.el,
     h("div", { class: "stage__centre" }, countdown, phase, roundId, staked, result),
     hands.banker.el,
+    shuffleNote,
   );
 
   /** @type {number | null} */
@@ -156,6 +178,7 @@ export function stage() {
      */
     showCard({ hand, position, card }, animate = true) {
       if (!hands[hand] || !card) return;
+      endShuffle();
       const slot = slotAt(hand, position);
       slot.classList.remove("card--squeeze");
       reveal(slot, card, { animate: animate && !reducedMotion() });
@@ -223,7 +246,22 @@ export function stage() {
     addResultLine({ text, tone }) {
       result.append(h("span", { class: `result__line result__line--${tone}`, dataset: { tone } }, text));
     },
+    /**
+     * A new shoe after the last one ended: "Shuffling — new shoe", its number and commitment, for
+     * a moment (still, without the riffle, when motion is reduced).
+     * @param {{number?: number, commitment?: string}} shoe
+     */
+    shuffle(shoe) {
+      shuffleShoe.textContent = t("shuffle.shoe", { shoe: shoe.number ?? "–" });
+      shuffleCommitment.textContent = shoe.commitment ?? "";
+      shuffleNote.classList.toggle("shuffle--still", reducedMotion());
+      shuffleNote.hidden = false;
+      el.classList.add("is-shuffling");
+      window.clearTimeout(shuffleTimer);
+      shuffleTimer = window.setTimeout(endShuffle, SHUFFLE_MS);
+    },
     destroy() {
+      endShuffle();
       window.clearInterval(ticker);
     },
   };

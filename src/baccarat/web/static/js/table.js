@@ -43,6 +43,7 @@ const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
  * @property {Record<string, number>[]} placements
  * @property {Set<string>} winners
  * @property {any} finished  the shoe that ended while the page watched
+ * @property {boolean} shoeEnded  a shoe_end came and its next shoe_start has not yet
  */
 
 /**
@@ -61,6 +62,7 @@ export function mountTable(main, id) {
     placements: [],
     winners: new Set(),
     finished: null,
+    shoeEnded: false,
   };
 
   const stage = stageView();
@@ -265,7 +267,12 @@ export function mountTable(main, id) {
         table.shoe = { ...event.shoe, cards_left: (event.shoe?.decks ?? 0) * 52 };
         table.roads = null;
         board.update(null);
-        announce(t("table.new_shoe"));
+        if (state.shoeEnded) {
+          // The last shoe ended while this page watched: show the shuffle, not an instant restart.
+          stage.shuffle(table.shoe);
+          announce(t("shuffle.announce", { shoe: table.shoe.number ?? "–" }));
+        } else announce(t("table.new_shoe"));
+        state.shoeEnded = false;
         break;
       case "round_open":
         state.stakes = {};
@@ -327,6 +334,7 @@ export function mountTable(main, id) {
         break;
       case "shoe_end":
         state.finished = event.shoe ?? { id: event.shoe_id, server_seed: event.server_seed };
+        state.shoeEnded = true;
         table.previous_shoe = state.finished;
         announce(t("table.shoe_ended"));
         break;
