@@ -16,13 +16,13 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Page
-from web_support import Opener, Served, TablePage
+from playwright.sync_api import Page, ViewportSize
+from web_support import Opener, Served, TablePage, no_sideways_scroll
 
 pytest_plugins = ("web_support",)
 
-WIDE = {"width": 1440, "height": 900}
-NARROW = {"width": 390, "height": 844}
+WIDE: ViewportSize = {"width": 1440, "height": 900}
+NARROW: ViewportSize = {"width": 390, "height": 844}
 
 #: Every text the page's live region says, recorded in the page (window.said).
 RECORD_ANNOUNCEMENTS = """() => {
@@ -111,4 +111,47 @@ def test_a_shuffle_shows_between_shoes(
     # For a moment: gone by the new shoe's first card at the latest.
     page.wait_for_selector(".shuffle", state="hidden", timeout=10_000)
     assert time.monotonic() - shown_at < 10
+    assert console.unexpected() == []
+
+
+SHARED = ("banker", "player", "tie", "banker_pairs", "player_pairs")
+
+
+def percent(count: int, rounds: int) -> str:
+    """A whole percent rounded half up, as Intl writes it in English."""
+    return f"{(200 * count + rounds) // (2 * rounds)}%"
+
+
+@pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["desktop", "phone"])
+def test_statistics_give_each_results_share_of_the_shoe(
+    open_page: Opener, table_server: Served, viewport: ViewportSize
+) -> None:
+    page, console = open_page(f"{table_server.url}/#/tables/standard", viewport=viewport)
+    table = TablePage(page)
+    page.wait_for_selector(".bets .spot")
+    stats: dict[str, int] = {}
+    for _ in range(5):  # a shoe that has just begun has no coup yet
+        table.wait_next_open(at_least=2)
+        stats = table_server.get("/api/tables/standard")["roads"]["stats"]
+        if stats["rounds"]:
+            break
+    rounds = stats["rounds"]
+    assert rounds > 0
+    page.wait_for_function(
+        "n => Number(document.querySelector('[data-stat=rounds] dd').textContent) === n", arg=rounds
+    )
+    for key in SHARED:
+        item = page.locator(f'[data-stat="{key}"]')
+        assert int(item.locator("dd").first.inner_text()) == stats[key]
+        share = item.locator(".stat__share")
+        assert share.inner_text() == percent(stats[key], rounds), key
+        assert (
+            share.get_attribute("aria-label")
+            == f"{percent(stats[key], rounds)} of this shoe's rounds"
+        )
+    # Player, Banker and Tie share out every coup.
+    main = sum(stats[key] for key in ("banker", "player", "tie"))
+    assert main == rounds
+    assert page.locator('[data-stat="rounds"] .stat__share').count() == 0
+    no_sideways_scroll(page)
     assert console.unexpected() == []

@@ -3,7 +3,7 @@
 // statistics, and the reminder that roads record the past and predict nothing.
 
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 import { DERIVED, askSymbol, beadPlate, bigRoad, derivedRoad } from "./roads.js";
 
 const ASK_MS = 4000;
@@ -30,6 +30,9 @@ function askLabel(side, predictions) {
   });
   return t("ask.label", { side: name, parts: parts.join(", ") });
 }
+
+/** The statistics also given as a share of the shoe's rounds (coups). */
+const SHARED = new Set(["banker", "player", "tie", "banker_pairs", "player_pairs"]);
 
 // Each statistic: its key in the roads' stats, and its tone.
 const STATS = [
@@ -129,15 +132,30 @@ export function scoreboard() {
       );
     }
     const counts = snapshot?.stats ?? {};
+    const rounds = counts.rounds ?? 0;
     stats.replaceChildren(
-      ...STATS.map(([key, tone]) =>
-        h(
+      ...STATS.map(([key, tone]) => {
+        const count = counts[key] ?? 0;
+        // Whole percents, written as the language writes them ("45%", "45 %"); none before a coup.
+        const share = SHARED.has(key) && rounds ? formatNumber(count / rounds, { style: "percent" }) : null;
+        return h(
           "div",
           { class: `stat stat--${tone || "plain"}`, dataset: { stat: key } },
           h("dt", {}, t(`stat.${key}`)),
-          h("dd", {}, String(counts[key] ?? 0)),
-        ),
-      ),
+          h("dd", {}, String(count)),
+          share
+            ? h(
+                "dd",
+                {
+                  class: "stat__share",
+                  "aria-label": t("stat.share", { share }),
+                  dataset: { share: String(count / rounds) },
+                },
+                share,
+              )
+            : null,
+        );
+      }),
     );
   }
 

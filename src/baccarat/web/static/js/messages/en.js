@@ -267,6 +267,7 @@ export default {
   "stat.player_pairs": "P pair",
   "stat.naturals": "Naturals",
   "stat.rounds": "Rounds",
+  "stat.share": "{share} of this shoe's rounds",
 
   // ---- table details (info.js) ----
   "info.label": "Table details",

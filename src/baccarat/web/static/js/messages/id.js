@@ -262,6 +262,7 @@ export default {
   "stat.player_pairs": "Pair P",
   "stat.naturals": "Natural",
   "stat.rounds": "Putaran",
+  "stat.share": "{share} dari putaran di shoe ini",
 
   // ---- rincian meja ----
   "info.label": "Rincian meja",
