@@ -16,7 +16,7 @@ import re
 import time
 
 import pytest
-from playwright.sync_api import Page, ViewportSize
+from playwright.sync_api import Page, ViewportSize, WebSocketRoute
 from web_support import Opener, Served, TablePage, no_sideways_scroll
 
 pytest_plugins = ("web_support",)
@@ -154,4 +154,82 @@ def test_statistics_give_each_results_share_of_the_shoe(
     assert main == rounds
     assert page.locator('[data-stat="rounds"] .stat__share').count() == 0
     no_sideways_scroll(page)
+    assert console.unexpected() == []
+
+
+FEED = re.compile(r"/ws/tables/")
+#: Counts the page's bet requests (window.betCalls), synchronously as fetch is called.
+COUNT_BET_CALLS = """() => {
+  window.betCalls = 0;
+  const real = window.fetch;
+  window.fetch = (input, init) => {
+    if (String(input instanceof Request ? input.url : input).includes('/bets')) window.betCalls += 1;
+    return real(input, init);
+  };
+}"""
+CONTROLS_DISABLED = """() => [...document.querySelectorAll('.spot, .rack__actions button')]
+  .every((el) => el.disabled)
+  && document.querySelector('.chip-rack').disabled
+  && [...document.querySelectorAll('.chip-rack input')].every((el) => el.matches(':disabled'))"""
+CONTROLS_ENABLED = """() => [...document.querySelectorAll('.spot, .rack__actions button')]
+  .every((el) => !el.disabled)
+  && !document.querySelector('.chip-rack').disabled
+  && [...document.querySelectorAll('.chip-rack input')].every((el) => el.matches(':enabled'))"""
+
+
+@pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["desktop", "phone"])
+def test_offline_the_betting_controls_are_disabled(
+    open_page: Opener, table_server: Served, viewport: ViewportSize
+) -> None:
+    page, console = open_page(f"{table_server.url}/", viewport=viewport)
+    state = {"down": False}
+    sockets: list[WebSocketRoute] = []
+
+    def feed(socket: WebSocketRoute) -> None:
+        if state["down"]:
+            socket.close(code=1012, reason="test: the server is away")
+            return
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page.route_web_socket(FEED, feed)
+    table = TablePage(page)
+    table.join()
+    table.open_table("standard")
+    page.wait_for_selector('#connection[data-status="live"]')
+    table.wait_open(at_least=1)
+    assert page.evaluate(CONTROLS_ENABLED)
+    page.evaluate(COUNT_BET_CALLS)
+    chips = [
+        int(c)
+        for c in page.eval_on_selector_all(
+            ".chip-rack__option", "els => els.map(e => e.dataset.chip)"
+        )
+    ]
+    chosen = page.eval_on_selector(".chip-rack input:checked", "el => el.value")
+
+    state["down"] = True
+    sockets[-1].close(code=1012, reason="test: dropped")
+    page.wait_for_selector("#connection-banner:not([hidden])")
+    page.wait_for_function(CONTROLS_DISABLED)
+    assert page.is_visible(".table-view.is-offline")
+    # Presses do nothing: no other chip is chosen, no bet is sent, nothing is staked.
+    page.click(f'.chip-rack__option[data-chip="{chips[-1]}"]', force=True)
+    assert page.eval_on_selector(".chip-rack input:checked", "el => el.value") == chosen
+    page.click('.spot[data-bet="player"]', force=True)
+    page.click('[data-action="rebet"]', force=True)
+    assert page.evaluate("window.betCalls") == 0
+    assert table.stakes() == {}
+    # Still disabled while it keeps retrying, enabled again once the feed is back.
+    page.wait_for_function("() => document.getElementById('connection').dataset.status !== 'live'")
+    assert page.evaluate(CONTROLS_DISABLED)
+
+    state["down"] = False
+    page.wait_for_selector("#connection-banner", state="hidden", timeout=20_000)
+    page.wait_for_function(CONTROLS_ENABLED)
+    assert not page.is_visible(".table-view.is-offline")
+    table.wait_open(at_least=2)
+    table.chip(chips[0])
+    table.bet("player")
+    table.wait_stakes({"player": chips[0]})
     assert console.unexpected() == []

@@ -136,9 +136,10 @@ export function betLayout(onBet) {
 
   /**
    * @param {{bets: Record<string, import("./model.js").BetOffer>, stakes?: Record<string, number>,
-   *   open?: boolean, winners?: Set<string>}} view
+   *   open?: boolean, winners?: Set<string>, offline?: boolean}} view  offline: the feed is down,
+   *   every spot is disabled (not only marked unavailable)
    */
-  function update({ bets, stakes = {}, open = false, winners = new Set() }) {
+  function update({ bets, stakes = {}, open = false, winners = new Set(), offline = false }) {
     const key = JSON.stringify(bets);
     if (key !== offered) {
       offered = key;
@@ -149,6 +150,7 @@ export function betLayout(onBet) {
       const rule = bets[name];
       const stake = stakes[name] ?? 0;
       button.setAttribute("aria-disabled", String(!open));
+      button.disabled = offline;
       button.classList.toggle("has-stake", stake > 0);
       button.classList.toggle("is-winner", winners.has(name));
       // Rebuild a spot's insides only when they change: a click that lands while its

@@ -44,6 +44,7 @@ const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
  * @property {Set<string>} winners
  * @property {any} finished  the shoe that ended while the page watched
  * @property {boolean} shoeEnded  a shoe_end came and its next shoe_start has not yet
+ * @property {boolean} online  the feed is live (its snapshot came and the socket is open)
  */
 
 /**
@@ -63,6 +64,7 @@ export function mountTable(main, id) {
     winners: new Set(),
     finished: null,
     shoeEnded: false,
+    online: false,
   };
 
   const stage = stageView();
@@ -173,8 +175,11 @@ export function mountTable(main, id) {
       stakes: state.stakes,
       open: open && playing,
       winners: state.winners,
+      offline: !state.online,
     });
     rack.update(model.chips(table), account.balance);
+    // Offline (the feed is down), nothing can be bet: the controls are disabled, not only marked.
+    rack.el.disabled = !state.online;
     const staked = Object.values(state.stakes).reduce((a, b) => a + b, 0);
     stage.setStaked(staked ? t("table.staked", { amount: money(staked) }) : "");
     spectator.hidden = playing;
@@ -183,8 +188,11 @@ export function mountTable(main, id) {
     /** @type {HTMLButtonElement} */ (spectator.querySelector("button")).hidden = blocked !== null;
     /** @type {HTMLElement} */ (spectator.querySelector(".spectator__blocked")).textContent = blocked ?? "";
     view.classList.toggle("is-spectator", !playing);
-    for (const button of actions.querySelectorAll("button"))
+    for (const button of actions.querySelectorAll("button")) {
       button.setAttribute("aria-disabled", String(!(open && playing)));
+      button.disabled = !state.online;
+    }
+    view.classList.toggle("is-offline", !state.online);
     info.update(table, state.round);
     fairness.update(model.shoe(table), state.finished ?? model.finishedShoe(table));
   }
@@ -367,7 +375,13 @@ export function mountTable(main, id) {
 
   // ---- lifetime ----
 
-  const feed = new TableFeed(id, { onSnapshot: applySnapshot, onEvent, onStatus: showConnection });
+  /** @param {"connecting" | "live" | "lost"} status */
+  function onStatus(status) {
+    showConnection(status);
+    state.online = status === "live";
+    draw();
+  }
+  const feed = new TableFeed(id, { onSnapshot: applySnapshot, onEvent, onStatus });
   feed.start();
   // The feed depends only on who is seated: a new token (a seat taken, a login, a logout,
   // watching only) reconnects it; a balance or the demo flag only redraws.
