@@ -233,3 +233,73 @@ def test_offline_the_betting_controls_are_disabled(
     table.bet("player")
     table.wait_stakes({"player": chips[0]})
     assert console.unexpected() == []
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two boxes share any area (touching edges do not count)."""
+    return (
+        min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"]) > 0.5
+        and min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"]) > 0.5
+    )
+
+
+#: Each staked spot's box, and the boxes of its chip stack, name, payout and note.
+SPOT_BOXES = """() => [...document.querySelectorAll('.spot.has-stake')].map((spot) => {
+  const box = (el) => { const r = el.getBoundingClientRect();
+                        return {x: r.x, y: r.y, width: r.width, height: r.height}; };
+  const part = (selector) => {
+    const el = spot.querySelector(selector);
+    return el && getComputedStyle(el).display !== 'none' ? box(el) : null;
+  };
+  return {bet: spot.dataset.bet, spot: box(spot), stake: part('.spot__stake'),
+          name: part('.spot__name'), odds: part('.spot__odds'), note: part('.spot__note')};
+})"""
+
+
+@pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["desktop", "phone"])
+def test_chips_never_cover_a_spots_name_or_payout(
+    open_page: Opener, table_server: Served, viewport: ViewportSize
+) -> None:
+    page, console = open_page(f"{table_server.url}/", viewport=viewport)
+    table = TablePage(page)
+    table.join()
+    table.open_table("ez")  # the table with side bets: the narrowest spots
+    spots = page.eval_on_selector_all(".spot", "els => els.map(e => e.dataset.bet)")
+    chips = sorted(
+        int(c)
+        for c in page.eval_on_selector_all(
+            ".chip-rack__option", "els => els.map(e => e.dataset.chip)"
+        )
+    )
+    limits = table_server.get("/api/tables/ez")["bets"]
+    table.wait_open(at_least=3)
+    expected: dict[str, int] = {}
+    for spot in spots:
+        # The widest amount a spot takes here: its largest chip within its limit and the credit.
+        fitting = [c for c in chips if limits[spot]["min_stake"] <= c <= limits[spot]["max_stake"]]
+        stake = fitting[min(2, len(fitting) - 1)]
+        table.chip(stake)
+        table.bet(spot)
+        expected[spot] = stake
+        table.wait_stakes(expected)
+    boxes = page.evaluate(SPOT_BOXES)
+    assert {entry["bet"] for entry in boxes} == set(spots)
+    for entry in boxes:
+        stake, where = entry["stake"], entry["spot"]
+        assert stake is not None, entry["bet"]
+        for part in ("name", "odds", "note"):
+            if entry[part] is not None:
+                assert not overlaps(stake, entry[part]), (
+                    f"the chips cover {entry['bet']}'s {part}: {entry}"
+                )
+        # And the stack lies on its own spot.
+        assert (
+            where["x"] - 0.5 <= stake["x"]
+            and stake["x"] + stake["width"] <= where["x"] + where["width"] + 0.5
+        )
+        assert (
+            where["y"] - 0.5 <= stake["y"]
+            and stake["y"] + stake["height"] <= where["y"] + where["height"] + 0.5
+        )
+    no_sideways_scroll(page)
+    assert console.unexpected() == []
