@@ -380,6 +380,8 @@ class FeedClient(asyncio.Protocol):
         self.port, self.path = port, path
         self.last_seq: int | None = None
         self.gaps = 0
+        #: A probe's gaps: (the seq before, the seq after).
+        self.jumps: list[tuple[int, int]] = []
         self.recording = False
         self.record: list[tuple[int, float]] = []
         #: A probe keeps every message: (received epoch ms, the message).
@@ -476,6 +478,8 @@ class FeedClient(asyncio.Protocol):
         elif isinstance(seq, int):
             if self.last_seq is not None and seq != self.last_seq + 1:
                 self.gaps += 1
+                if self.events is not None:
+                    self.jumps.append((self.last_seq, seq))
             self.last_seq = seq
             if self.recording:
                 self.record.append((seq, received - message["now"]))
@@ -948,8 +952,15 @@ async def bench_ws(
         _, opened = await next_event(probe, ["round_open"], round_timeout)
         round_id = opened["round_id"]
         kinds = {opened["seq"]: "round_open"}
+        deadline = time.monotonic() + 2 * round_timeout
         while True:
-            _, ended = await next_event(probe, sorted(DEALER_EVENTS | {"watching"}), round_timeout)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(
+                    f"the probe on {deployment.names[0]} saw no end of round {round_id}: seqs "
+                    f"{min(kinds)}..{max(kinds)} ({len(kinds)}), gaps {probe.jumps}"
+                )
+            _, ended = await next_event(probe, sorted(DEALER_EVENTS | {"watching"}), left)
             kinds[ended["seq"]] = ended["type"]
             if ended["type"] in ("settled", "round_void") and ended["round_id"] == round_id:
                 break
