@@ -20,7 +20,7 @@ True
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from enum import StrEnum
 
 __all__ = ["RESPONSIBLE_GAMING", "Refusal", "RefusalCode"]
@@ -88,10 +88,13 @@ class Refusal:
     #: When the refusal stops applying by itself (a break's end), if it does.
     until: datetime | None = None
     #: For ``limit_exceeded``: the binding limit's kind and period, its amount and what is left.
+    #: For the table's and the cashier's bounds, ``limit`` is the bound (minor units).
     kind: str | None = None
     period: str | None = None
     limit: int | None = None
     left: int | None = None
+    #: For ``below_minimum`` / ``above_maximum``: the spot whose bound the bet breaks.
+    spot: str | None = None
 
     def __str__(self) -> str:
         return f"{self.code.value}: {self.message}"
@@ -105,8 +108,28 @@ class Refusal:
         body: dict[str, object] = {"code": self.code.value, "message": self.message}
         if self.until is not None:
             body["until"] = self.until.isoformat()
-        for name in ("kind", "period", "limit", "left"):
+        for name in ("kind", "period", "limit", "left", "spot"):
             value = getattr(self, name)
             if value is not None:
                 body[name] = value
         return body
+
+    def details(self) -> dict[str, object]:
+        """The values of the refusal that are set (the API's ``details``): ``until`` in ISO 8601
+        UTC with milliseconds and a ``Z``, money in minor units.
+
+        >>> Refusal(RefusalCode.BELOW_MINIMUM, "too little", spot="tie", limit=100).details()
+        {'limit': 100, 'spot': 'tie'}
+        >>> Refusal(RefusalCode.TIME_OUT, "t", until=datetime(2024, 6, 1, tzinfo=UTC)).details()
+        {'until': '2024-06-01T00:00:00.000Z'}
+        """
+        found: dict[str, object] = {}
+        if self.until is not None:
+            moment = self.until.astimezone(UTC)
+            ms = moment.microsecond // 1000
+            found["until"] = moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms:03d}Z"
+        for name in ("kind", "period", "limit", "left", "spot"):
+            value = getattr(self, name)
+            if value is not None:
+                found[name] = value
+        return found

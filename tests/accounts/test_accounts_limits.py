@@ -67,6 +67,7 @@ def test_the_lowest_limit_wins_on_deposits(service: Service) -> None:
     assert refused.json()["error"] == {
         "code": "limit_exceeded",
         "message": "deposit limit (7 days) reached: 50.00 left of 200.00",
+        "details": {"kind": "deposit", "period": "7d", "limit": 20_000, "left": 5_000},
     }
     assert service.call("GET", "/api/me", token).json()["balance"] == 15_000
     exact = service.call("POST", "/api/me/deposits", token, json={"amount": 5_000})
@@ -102,6 +103,7 @@ def test_a_loss_limit_reached_mid_session_refuses_and_changes_nothing(service: S
     assert refused.json()["error"] == {
         "code": "limit_exceeded",
         "message": "loss limit (24 hours) reached: 0.00 left of 10.00",
+        "details": {"kind": "loss", "period": "24h", "limit": 1_000, "left": 0},
     }
     assert _ledger_counts(service.db_url) == before
     assert service.call("GET", "/api/me", token).json()["balance"] == balance

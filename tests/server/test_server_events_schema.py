@@ -176,6 +176,9 @@ def test_every_message_a_served_table_sends_is_one_the_schema_describes(
     assert not _has(received["spectator"], "reality_check")
     own = next(m for m in received["quick"] if m["type"] == "settled" and m["round_id"] == settled)
     assert own["staked"] == 100 and own["players"] == 1 and own["wagers"][0]["bet"] == "player"
+    # The round's stakes of all players per spot: live while it is open, and at its close.
+    assert _has(received["quick"], "stakes", round_id=settled, stakes={"player": 100})
+    assert _has(received["quick"], "bets_closed", round_id=settled, stakes={"player": 100})
     # The table's sequence has no holes on any socket.
     for messages in received.values():
         seqs = [m["seq"] for m in messages if m["type"] != "reality_check"]

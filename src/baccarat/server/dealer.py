@@ -40,7 +40,7 @@ from baccarat.server.pause import Checkpoint
 from baccarat.server.pause import observer as pause_observer
 from baccarat.server.store_threads import StoreRunner
 from baccarat.shoe import Shoe
-from baccarat.store.bet_reads import round_has_bets
+from baccarat.store.bet_reads import round_has_bets, round_stakes
 from baccarat.store.clock import db_now
 from baccarat.store.leases import FencedError
 from baccarat.store.ledger import new_id
@@ -71,6 +71,8 @@ from baccarat.table import RESTART_VOID_REASON, Phase, recovery_action, turn_ord
 __all__ = ["Dealer"]
 
 T = TypeVar("T")
+#: How often, at most, the open round's stakes per spot are read and sent.
+STAKES_EVERY_S = 0.5
 log = logging.getLogger("baccarat.server")
 
 
@@ -320,12 +322,32 @@ class Dealer:
         live.follow(dealt)  # no event: the cards leave the table only as they are turned
         await self._reveal_and_settle(dealt.row)
 
+    async def _read_stakes(self, round_id: int) -> None:
+        """Every player's stakes on the round, from the database (every node takes bets).
+        Only a display: a failed read is logged and the round goes on."""
+        stakes = await self._stakes(round_id)
+        if stakes is not None:
+            self.live.show_stakes(round_id, stakes)
+
+    async def _stakes(self, round_id: int) -> dict[str, int] | None:
+        try:
+            return await self.runner.read(lambda c: round_stakes(c, round_id))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("table %s: the stakes of round %d were not read", self.table_id, round_id)
+            return None
+
     async def _close(self, row: RoundRow) -> RoundChange:
-        """Wait for the deadline and close the round by the database's clock."""
+        """Wait for the deadline and close the round by the database's clock; meanwhile the
+        round's stakes per spot are read at most every ``STAKES_EVERY_S`` and sent if moved."""
         while True:
             wait_ms = row.closes_at - self.clock.now_ms()
-            if wait_ms > 0:
-                await self.clock.sleep(wait_ms / 1000)
+            while wait_ms > 0:
+                await self.clock.sleep(min(wait_ms / 1000, STAKES_EVERY_S))
+                wait_ms = row.closes_at - self.clock.now_ms()
+                if wait_ms > 0:
+                    await self._read_stakes(row.id)
             await self._checkpoint("open", row.id)
 
             def closing(c: Connection) -> RoundChange | int:
@@ -336,6 +358,11 @@ class Dealer:
 
             result = await self._write(closing)
             if not isinstance(result, int):
+                # Closed: no bet comes any more, so these are the round's final stakes (sent
+                # with ``bets_closed``).
+                final = await self._stakes(row.id)
+                if final is not None:
+                    self.live.stakes = final
                 return result
             await self.clock.sleep(result / 1000)
 

@@ -1,4 +1,5 @@
-"""API errors: every refusal is ``{"error": {"code": ..., "message": ...}}`` with a 4xx status.
+"""API errors: every refusal is ``{"error": {"code": ..., "message": ...}}`` with a 4xx status,
+and a refusal with values (which limit, which bound, until when) adds them as ``details``.
 
 A handler raises ``ApiError``; validation errors of FastAPI and Starlette's HTTP errors are
 reshaped to the same body, so a client reads one error format everywhere. A refusal of the
@@ -31,13 +32,20 @@ class ApiError(Exception):
     """A refusal with its HTTP status, a stable code, a message for people and any headers."""
 
     def __init__(
-        self, status: int, code: str, message: str, headers: Mapping[str, str] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        headers: Mapping[str, str] | None = None,
+        details: Mapping[str, object] | None = None,
     ) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
         self.headers = None if headers is None else dict(headers)
+        #: The refusal's values (``Refusal.details``), only those present; none: no ``details``.
+        self.details = dict(details) if details else None
 
 
 #: The HTTP status of every refusal code.
@@ -77,12 +85,31 @@ def refused(refusal: Refusal) -> ApiError:
     (409, 'betting_closed', 'betting on round 7 is closed')
     >>> set(REFUSAL_STATUS) == set(RefusalCode)
     True
+    >>> refused(Refusal(RefusalCode.DEPOSIT_TOO_LARGE, "too much", limit=500_000)).details
+    {'limit': 500000}
     """
-    return ApiError(REFUSAL_STATUS[refusal.code], refusal.code.value, refusal.message)
+    return ApiError(
+        REFUSAL_STATUS[refusal.code],
+        refusal.code.value,
+        refusal.message,
+        details=refusal.details(),
+    )
 
 
-def error_body(code: str, message: str) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message}}
+def error_body(
+    code: str, message: str, details: Mapping[str, object] | None = None
+) -> dict[str, Any]:
+    """The one error body; ``details`` only when the refusal has values to give.
+
+    >>> error_body("balance_limit", "too much", {"limit": 100_000, "left": 0})
+    {'error': {'code': 'balance_limit', 'message': 'too much', 'details': {'limit': 100000, 'left': 0}}}
+    >>> error_body("not_found", "Not Found")
+    {'error': {'code': 'not_found', 'message': 'Not Found'}}
+    """
+    error: dict[str, Any] = {"code": code, "message": message}
+    if details:
+        error["details"] = dict(details)
+    return {"error": error}
 
 
 _CODES = {
@@ -111,7 +138,9 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
         return JSONResponse(
-            error_body(error.code, error.message), status_code=error.status, headers=error.headers
+            error_body(error.code, error.message, error.details),
+            status_code=error.status,
+            headers=error.headers,
         )
 
     @app.exception_handler(RequestValidationError)

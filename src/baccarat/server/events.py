@@ -24,6 +24,7 @@ WatchingEvent(type='watching', seq=9, table_id='t', now=1, count=2)
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Annotated, Any, ClassVar, Literal, TypedDict
 
 from pydantic import (
@@ -69,6 +70,7 @@ __all__ = [
     "ShoeStartEvent",
     "SnapshotMessage",
     "SqueezeEvent",
+    "StakesEvent",
     "Stamp",
     "TableEvent",
     "WagerResult",
@@ -215,13 +217,25 @@ class RoundOpenEvent(TableEvent):
         )
 
 
+class StakesEvent(TableEvent):
+    """Every player's stakes on the open round, summed per spot (minor units; a spot nobody
+    staked on is absent). Sent when they change, at most about every 0.5 s."""
+
+    type: Literal["stakes"] = "stakes"
+    round_id: int
+    stakes: dict[str, int] = Field(description="Spot -> the sum of all players' stakes on it.")
+
+
 class BetsClosedEvent(TableEvent):
     type: Literal["bets_closed"] = "bets_closed"
     round_id: int
+    stakes: dict[str, int] = Field(
+        description="The round's final stakes of all players, summed per spot (minor units)."
+    )
 
     @classmethod
-    def of(cls, stamp: Stamp, event: BetsClosed) -> BetsClosedEvent:
-        return cls(**stamp, round_id=event.round_id)
+    def of(cls, stamp: Stamp, event: BetsClosed, stakes: Mapping[str, int]) -> BetsClosedEvent:
+        return cls(**stamp, round_id=event.round_id, stakes=dict(stakes))
 
 
 class SqueezeEvent(TableEvent):
@@ -375,6 +389,7 @@ AnyMessage = Annotated[
     SnapshotMessage
     | ShoeStartEvent
     | RoundOpenEvent
+    | StakesEvent
     | BetsClosedEvent
     | SqueezeEvent
     | CardEvent

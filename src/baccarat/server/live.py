@@ -33,6 +33,7 @@ from baccarat.server.events import (
     ShoeEndEvent,
     ShoeStartEvent,
     SqueezeEvent,
+    StakesEvent,
     Stamp,
     TableEvent,
     WatchingEvent,
@@ -153,6 +154,9 @@ class LiveTable:
         #: The last audience count sent in a ``watching`` event, and its pending timer.
         self.watching_sent = 0
         self._watching_timer: asyncio.TimerHandle | None = None
+        #: Every player's stakes on the round in play, summed per spot (the dealer reads them
+        #: from the database while the round is open: in a cluster every node takes bets).
+        self.stakes: dict[str, int] = {}
 
     @property
     def id(self) -> str:
@@ -166,6 +170,8 @@ class LiveTable:
     def begin(self, row: RoundRow | None) -> None:
         """Put ``row`` in play (``None``: no round), with the cards it has shown already (a
         round resumed after a restart has some), in the order this table turns them."""
+        if row is None or self.round is None or row.id != self.round.id:
+            self.stakes = {}
         self.round, self.revealed, self.result = row, [], None
         if row is not None and row.cards is not None:
             order = turn_order(row.state.coup, self.settings.dealing)
@@ -223,6 +229,7 @@ class LiveTable:
             "shoe": shoe_state,
             "previous_shoe": self.previous_shoe,
             "watching": self.audience(),
+            "stakes": dict(self.stakes),
             "seq": self.seq,
             "now": self.clock.now_ms(),
         }
@@ -233,6 +240,14 @@ class LiveTable:
         if self._roads is None or self._roads[0] != key:
             self._roads = (key, self.board.snapshot())
         return self._roads[1]
+
+    def show_stakes(self, round_id: int, stakes: Mapping[str, int]) -> None:
+        """The open round's stakes per spot, as last read: a ``stakes`` event if they moved."""
+        if self.round is None or self.round.id != round_id or dict(stakes) == self.stakes:
+            return
+        self.stakes = dict(stakes)
+        totals = dict(self.stakes)
+        self.publish(lambda stamp: StakesEvent(**stamp, round_id=round_id, stakes=totals))
 
     def audience_changed(self) -> None:
         """The audience may have changed: its count goes out a little later (one event for
@@ -296,7 +311,7 @@ class LiveTable:
             case RoundOpened():
                 return RoundOpenEvent.of(stamp, event, row)
             case BetsClosed():
-                return BetsClosedEvent.of(stamp, event)
+                return BetsClosedEvent.of(stamp, event, self.stakes)
             case CardSqueezed():
                 return SqueezeEvent.of(stamp, event)
             case CardTurned():

@@ -51,6 +51,7 @@ __all__ = [
     "PendingIncrease",
     "PlayerCreated",
     "RealityCheckModel",
+    "RefusalDetails",
     "Registered",
     "RevealedCardModel",
     "RoundBet",
@@ -95,9 +96,41 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class RefusalDetails(_Model):
+    """The values of a refusal, only those it has (money in minor units)."""
+
+    until: str | None = Field(
+        default=None, description="When the refusal stops applying (ISO 8601 UTC)."
+    )
+    kind: str | None = Field(
+        default=None, description="limit_exceeded: the binding limit's kind (deposit, loss, wager)."
+    )
+    period: str | None = Field(
+        default=None, description="limit_exceeded: the binding limit's period (24h, 7d, 30d)."
+    )
+    limit: int | None = Field(
+        default=None,
+        description=(
+            "limit_exceeded: the limit's amount; below_minimum / above_maximum: the spot's "
+            "minimum / maximum; deposit_too_large: the largest deposit; balance_limit: the "
+            "largest balance. Minor units."
+        ),
+    )
+    left: int | None = Field(
+        default=None,
+        description="limit_exceeded: what is left of the limit; balance_limit: the room left.",
+    )
+    spot: str | None = Field(
+        default=None, description="below_minimum / above_maximum: the spot whose bound is broken."
+    )
+
+
 class ErrorDetail(_Model):
     code: str = Field(description="A stable, machine-readable reason.")
     message: str = Field(description="What went wrong, for people.")
+    details: RefusalDetails | None = Field(
+        default=None, description="The refusal's values, when it has any; absent otherwise."
+    )
 
 
 class ErrorBody(_Model):
@@ -204,6 +237,13 @@ class TableView(_Model):
         description="The last ended shoe, with its revealed server seed."
     )
     watching: int
+    stakes: dict[str, int] = Field(
+        default_factory=dict,
+        description=(
+            "Every player's stakes on the table's current round, summed per spot (minor units; "
+            "a spot nobody staked on is absent); live while the round is open."
+        ),
+    )
     seq: int
     now: int = Field(description="The server's clock, epoch milliseconds.")
 

@@ -13,7 +13,26 @@ from sqlalchemy import Connection, and_, func, select
 
 from baccarat.store.schema import bet_outcomes, bets
 
-__all__ = ["open_bets", "open_stakes", "player_round_bets", "previous_bets", "round_has_bets"]
+__all__ = [
+    "open_bets",
+    "open_stakes",
+    "player_round_bets",
+    "previous_bets",
+    "round_has_bets",
+    "round_stakes",
+]
+
+
+def round_stakes(connection: Connection, round_id: int) -> dict[str, int]:
+    """Every player's stakes on the round still in play (not undone), summed per spot."""
+    query = (
+        select(bets.c.spot, func.sum(bets.c.stake))
+        .select_from(bets.outerjoin(bet_outcomes, bet_outcomes.c.bet_id == bets.c.id))
+        .where(bets.c.round_id == round_id, bet_outcomes.c.bet_id.is_(None))
+        .group_by(bets.c.spot)
+        .order_by(bets.c.spot)
+    )
+    return {spot: int(stake) for spot, stake in connection.execute(query)}
 
 
 def open_stakes(

@@ -104,11 +104,14 @@ class MoneyBounds:
             return Refusal(
                 RefusalCode.DEPOSIT_TOO_LARGE,
                 f"a deposit is at most {self.max_deposit}, not {amount}",
+                limit=self.max_deposit,
             )
         if balance + amount > self.max_balance:
             room = max(0, self.max_balance - balance)
             return Refusal(
                 RefusalCode.BALANCE_LIMIT,
                 f"a balance is at most {self.max_balance}: you may deposit up to {room} more",
+                limit=self.max_balance,
+                left=room,
             )
         return None

@@ -117,14 +117,22 @@ def check_bets(
         rule = ruleset.bets[spot]
         total = already.get(spot, 0) + stake
         if total < rule.min_stake:
-            raise _refuse(
-                RefusalCode.BELOW_MINIMUM,
-                f"{spot}: {total} on this spot is below the minimum of {rule.min_stake}",
+            raise BetError(
+                Refusal(
+                    RefusalCode.BELOW_MINIMUM,
+                    f"{spot}: {total} on this spot is below the minimum of {rule.min_stake}",
+                    limit=rule.min_stake,
+                    spot=spot,
+                )
             )
         if total > rule.max_stake:
-            raise _refuse(
-                RefusalCode.ABOVE_MAXIMUM,
-                f"{spot}: {total} in all on this spot is above the maximum of {rule.max_stake}",
+            raise BetError(
+                Refusal(
+                    RefusalCode.ABOVE_MAXIMUM,
+                    f"{spot}: {total} in all on this spot is above the maximum of {rule.max_stake}",
+                    limit=rule.max_stake,
+                    spot=spot,
+                )
             )
     cost = total_staked(request)
     if cost > balance:
