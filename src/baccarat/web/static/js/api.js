@@ -1,9 +1,15 @@
 // @ts-check
 // The public HTTP API, and nothing else. Every error becomes an ApiError with the server's
-// code and message ({"error": {"code", "message"}}), or "network" when there is no answer.
+// code, message and the refusal's values ({"error": {"code", "message", "details"}}), or
+// "network" when there is no answer.
 
 import { breakEndOf, breakMemo } from "./breakmemo.js";
 import { session } from "./session.js";
+
+/**
+ * A refusal's values, only those it has (money in minor units, `until` ISO 8601 UTC).
+ * @typedef {{until?: string, kind?: string, period?: string, limit?: number, left?: number, spot?: string}} RefusalDetails
+ */
 
 /** A refused or failed request: the HTTP status (0 without an answer) and the server's code. */
 export class ApiError extends Error {
@@ -11,11 +17,13 @@ export class ApiError extends Error {
    * @param {number} status
    * @param {string} code
    * @param {string} message
+   * @param {RefusalDetails | null} [details]  the error body's `details`, when it has them
    */
-  constructor(status, code, message) {
+  constructor(status, code, message, details = null) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details && typeof details === "object" ? details : null;
   }
 }
 
@@ -62,9 +70,14 @@ async function request(method, path, { body, headers = {}, auth = true } = {}) {
   if (!response.ok) {
     const error = data?.error ?? {};
     const detail = typeof data?.detail === "string" ? data.detail : response.statusText;
-    const refused = new ApiError(response.status, error.code ?? `http_${response.status}`, error.message ?? detail);
+    const refused = new ApiError(
+      response.status,
+      error.code ?? `http_${response.status}`,
+      error.message ?? detail,
+      error.details ?? null,
+    );
     // A break met here (a login, a bet, a deposit refused for it): no demo play until it ends.
-    const end = breakEndOf({ ...error, code: refused.code, message: refused.message });
+    const end = breakEndOf({ ...error, code: refused.code, message: refused.message, details: refused.details });
     if (end !== null) breakMemo.remember(end);
     throw refused;
   }

@@ -24,14 +24,14 @@ function stored() {
 }
 
 /**
- * The end (ms since the epoch) a break refusal names, or null: the error's `until` field, else
- * its message.
- * @param {{code?: string, message?: string, until?: string} | null | undefined} error
+ * The end (ms since the epoch) a break refusal names, or null: the error body's
+ * `details.until`, else an `until` field, else its message.
+ * @param {{code?: string, message?: string, until?: string, details?: {until?: string} | null} | null | undefined} error
  * @returns {number | null}
  */
 export function breakEndOf(error) {
   if (!BREAK_CODES.has(error?.code)) return null;
-  const direct = Date.parse(error.until ?? "");
+  const direct = Date.parse(error.details?.until ?? error.until ?? "");
   if (Number.isFinite(direct)) return direct;
   const match = UNTIL.exec(error.message ?? "");
   return match ? Date.parse(`${match[1]}T${match[2]}Z`) : null;

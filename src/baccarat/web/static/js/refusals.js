@@ -2,8 +2,9 @@
 // A refused request in words for people, in the language shown. The server's codes are stable;
 // its messages are English sentences in minor units, and the page never shows them: each code is
 // worded from the catalogues (i18n.js), with the values the page knows (the table's stake limits,
-// the balance) and the few that only the server's message carries (a limit's amounts, a break's
-// end, a deposit bound), read from it where its wording is fixed.
+// the balance) and those the refusal's `details` carry (a limit's amounts, a break's end, a spot's
+// bound, a deposit bound). Only a body without `details` (an older server) has them read from its
+// message, where its wording is fixed.
 
 import { breakEndOf } from "./breakmemo.js";
 import { betName, money } from "./format.js";
@@ -43,12 +44,37 @@ export function limitName(kind, period) {
 }
 
 /**
- * limit_exceeded in words: "loss limit (24 hours) reached: 5.00 left of 15.00" is how the
- * server writes the binding limit (its error body carries no fields).
+ * @param {unknown} value
+ * @returns {value is number}
+ */
+function isAmount(value) {
+  return Number.isInteger(value) && /** @type {number} */ (value) >= 0;
+}
+
+/**
+ * limit_exceeded in words, from the refusal's details (kind, period, limit, left); without
+ * them, from "loss limit (24 hours) reached: 5.00 left of 15.00", how the server writes it.
  * @param {string | undefined} message
+ * @param {import("./api.js").RefusalDetails | null} details
  * @returns {string}
  */
-function limitWords(message) {
+function limitWords(message, details) {
+  if (
+    details &&
+    typeof details.kind === "string" &&
+    typeof details.period === "string" &&
+    isAmount(details.limit) &&
+    isAmount(details.left) &&
+    has(`limit.kind.${details.kind}`) &&
+    has(`limit.period.${details.period}`)
+  ) {
+    const name = limitName(details.kind, details.period);
+    return t("error.limit_exceeded", {
+      name: name.charAt(0).toLocaleLowerCase() + name.slice(1),
+      left: money(details.left),
+      limit: money(details.limit),
+    });
+  }
   const found =
     /^(deposit|loss|wager) limit \((24 hours|7 days|30 days)\) reached: ([\d,]+\.\d\d) left of ([\d,]+\.\d\d)/.exec(
       message ?? "",
@@ -64,44 +90,56 @@ function limitWords(message) {
 
 /**
  * The words of a refusal's code, with whatever the page can say about it.
- * @param {{status?: number, code?: string, message?: string}} error  an ApiError
+ * @param {{status?: number, code?: string, message?: string, details?: import("./api.js").RefusalDetails | null}} error  an ApiError
  * @param {{offered?: Record<string, import("./model.js").BetOffer>, balance?: number | null, bet?: boolean}} context
  * @returns {string}
  */
 function words(error, { offered = {}, balance = null, bet = false }) {
   const code = error?.code ?? "";
   const message = error?.message ?? "";
-  const spot = spotOf(message, offered);
-  const rule = spot && offered[spot];
+  const details = error?.details && typeof error.details === "object" ? error.details : null;
+  const named = typeof details?.spot === "string" ? details.spot : null;
+  const spot = named ?? spotOf(message, offered);
+  const rule = spot ? offered[spot] : undefined;
+  // The bound of the spot: the refusal's own, else the table's as the page knows it.
+  const bound = isAmount(details?.limit) ? details.limit : null;
   switch (code) {
     case "insufficient_funds":
       return Number.isInteger(balance)
-        ? t("error.insufficient_funds", { balance: money(balance) })
+        ? t("error.insufficient_funds", { balance: money(/** @type {number} */ (balance)) })
         : t("error.insufficient_funds_plain");
-    case "above_maximum":
-      return rule
-        ? t("error.above_maximum", { bet: betName(spot, rule.label), amount: money(rule.max_stake) })
+    case "above_maximum": {
+      const most = bound ?? rule?.max_stake;
+      return spot && (rule || named) && most !== undefined
+        ? t("error.above_maximum", { bet: betName(spot, rule?.label), amount: money(most) })
         : t("error.above_maximum_plain");
-    case "below_minimum":
-      return rule
-        ? t("error.below_minimum", { bet: betName(spot, rule.label), amount: money(rule.min_stake) })
+    }
+    case "below_minimum": {
+      const least = bound ?? rule?.min_stake;
+      return spot && (rule || named) && least !== undefined
+        ? t("error.below_minimum", { bet: betName(spot, rule?.label), amount: money(least) })
         : t("error.below_minimum_plain");
+    }
     case "bet_not_offered":
       return t("error.unknown_bet");
     case "limit_exceeded":
-      return limitWords(message);
+      return limitWords(message, details);
     case "time_out":
     case "self_excluded": {
       const until = breakEndOf(error);
       return until === null ? t("error.break_plain") : t(`error.${code}`, { time: utcStamp(until) });
     }
     case "deposit_too_large": {
+      if (bound !== null) return t("error.deposit_too_large", { amount: money(bound) });
       const most = /at most (\d+)/.exec(message);
       return most
         ? t("error.deposit_too_large", { amount: money(Number(most[1])) })
         : t("error.deposit_too_large_plain");
     }
     case "balance_limit": {
+      if (bound !== null && isAmount(details?.left)) {
+        return t("error.balance_limit", { amount: money(bound), room: money(details.left) });
+      }
       const bounds = /at most (\d+): you may deposit up to (\d+)/.exec(message);
       return bounds
         ? t("error.balance_limit", { amount: money(Number(bounds[1])), room: money(Number(bounds[2])) })
@@ -124,7 +162,7 @@ function words(error, { offered = {}, balance = null, bet = false }) {
 
 /**
  * A refused bet request in words.
- * @param {{status: number, code: string, message: string}} error  an ApiError
+ * @param {{status: number, code: string, message: string, details?: import("./api.js").RefusalDetails | null}} error  an ApiError
  * @param {Record<string, import("./model.js").BetOffer>} offered  the table's bets ({name: {label, min_stake, max_stake}})
  * @param {number|null} balance  the balance last shown
  * @returns {string}
