@@ -1,12 +1,12 @@
 // @ts-check
-// The betting layout: one button per bet the table's rule set offers, each with its payout
-// and the amount the player has on it. Offered bets and pay tables come from the API, so a
+// The betting layout: one button per bet the table's rule set offers, each with its payout,
+// the amount the player has on it and its share of all players' stakes on the round (live). Offered bets and pay tables come from the API, so a
 // rule set with other side bets gets other spots without a change here.
 
 import { fill, h } from "./dom.js";
 import { chipFace } from "./chips.js";
 import { betName, eventName, money, odds, oddsValue } from "./format.js";
-import { t } from "./i18n.js";
+import { formatNumber, t } from "./i18n.js";
 
 const MAIN = ["player", "banker"];
 const MIDDLE = ["player_pair", "tie", "banker_pair"];
@@ -72,18 +72,20 @@ export function payoutSummary(pays) {
  * @param {import("./model.js").BetOffer} rule
  * @param {number} stake
  * @param {{headline: string, note: string}} summary
+ * @param {string | null} share  the spot's share of all stakes, as written ("45%"), or null
  */
-function spotLabel(name, rule, stake, summary) {
+function spotLabel(name, rule, stake, summary, share) {
   const parts = [t("spot.label", { name: betName(name, rule.label), odds: summary.headline })];
   if (summary.note) parts.push(summary.note);
   parts.push(t("spot.limits", { min: money(rule.min_stake), max: money(rule.max_stake) }));
   parts.push(stake ? t("spot.stake", { amount: money(stake) }) : t("spot.no_stake"));
+  if (share !== null) parts.push(t("spot.share", { percent: share }));
   return parts.join(", ");
 }
 
 /**
  * The layout. `onBet(name)` is called when a spot is chosen.
- * Returns {el, update({bets, stakes, open, outcome})}.
+ * Returns {el, update({bets, stakes, shares, open, outcome})}.
  * @param {(name: string) => void} onBet
  */
 export function betLayout(onBet) {
@@ -136,10 +138,11 @@ export function betLayout(onBet) {
 
   /**
    * @param {{bets: Record<string, import("./model.js").BetOffer>, stakes?: Record<string, number>,
-   *   open?: boolean, winners?: Set<string>, offline?: boolean}} view  offline: the feed is down,
+   *   shares?: Record<string, number>, open?: boolean, winners?: Set<string>, offline?: boolean}} view
+   *   shares: each spot's share (0 to 1) of all players' stakes; offline: the feed is down,
    *   every spot is disabled (not only marked unavailable)
    */
-  function update({ bets, stakes = {}, open = false, winners = new Set(), offline = false }) {
+  function update({ bets, stakes = {}, shares = {}, open = false, winners = new Set(), offline = false }) {
     const key = JSON.stringify(bets);
     if (key !== offered) {
       offered = key;
@@ -155,11 +158,14 @@ export function betLayout(onBet) {
       button.classList.toggle("is-winner", winners.has(name));
       // Rebuild a spot's insides only when they change: a click that lands while its
       // children are being replaced could otherwise be lost.
-      const key = `${stake}|${JSON.stringify(rule)}`;
+      const part = shares[name];
+      // Whole percents as the language writes them ("45%", "45 %"); none while nobody staked.
+      const share = part === undefined ? null : formatNumber(part, { style: "percent" });
+      const key = `${stake}|${share}|${JSON.stringify(rule)}`;
       if (drawn.get(name) === key) continue;
       drawn.set(name, key);
       const summary = payoutSummary(rule.pays);
-      button.setAttribute("aria-label", spotLabel(name, rule, stake, summary));
+      button.setAttribute("aria-label", spotLabel(name, rule, stake, summary, share));
       button.title = t("spot.title", {
         name: betName(name, rule.label),
         detail: summary.detail,
@@ -171,6 +177,9 @@ export function betLayout(onBet) {
         h("span", { class: "spot__name" }, betName(name, rule.label)),
         h("span", { class: "spot__odds" }, summary.headline),
         summary.note ? h("span", { class: "spot__note" }, summary.note) : null,
+        share === null
+          ? null
+          : h("span", { class: "spot__share", dataset: { share: String(part) } }, t("spot.share", { percent: share })),
         stake
           ? h(
               "span",

@@ -47,6 +47,7 @@ import { has, t } from "./i18n.js";
  * @property {any} [shoe]
  * @property {any} [previous_shoe]
  * @property {number} [watching]
+ * @property {Record<string, number>} [stakes]  every player's stakes on the round, per spot
  * @property {number} [now]
  */
 
@@ -233,6 +234,29 @@ export function finishedShoe(table) {
  */
 export function watching(table) {
   return table.watching ?? 0;
+}
+
+/**
+ * Every player's stakes on the table's round, summed per spot (minor units).
+ * @param {Table} table
+ * @returns {Record<string, number>}
+ */
+export function allStakes(table) {
+  return table.stakes ?? {};
+}
+
+/**
+ * Each spot's share (0 to 1) of all players' stakes on the round; empty while nobody staked.
+ * @param {Record<string, number>} totals  {spot: minor}
+ * @returns {Record<string, number>}
+ */
+export function stakeShares(totals) {
+  const entries = Object.entries(totals).filter(([, stake]) => Number.isFinite(stake) && stake > 0);
+  const sum = entries.reduce((all, [, stake]) => all + stake, 0);
+  /** @type {Record<string, number>} */
+  const shares = {};
+  if (sum > 0) for (const [spot, stake] of entries) shares[spot] = stake / sum;
+  return shares;
 }
 
 /**

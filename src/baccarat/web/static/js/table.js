@@ -173,6 +173,7 @@ export function mountTable(main, id) {
     bets.update({
       bets: model.offeredBets(table),
       stakes: state.stakes,
+      shares: model.stakeShares(model.allStakes(table)),
       open: open && playing,
       winners: state.winners,
       offline: !state.online,
@@ -283,6 +284,7 @@ export function mountTable(main, id) {
         state.shoeEnded = false;
         break;
       case "round_open":
+        table.stakes = {};
         state.stakes = {};
         state.placements = [];
         state.winners = new Set();
@@ -296,7 +298,12 @@ export function mountTable(main, id) {
         // Sent shortly after anyone joins or leaves (this connection included).
         table.watching = event.count;
         break;
+      case "stakes":
+        // Every player's stakes on the open round, per spot (at most about every 0.5 s).
+        if (event.round_id === state.round?.id) table.stakes = event.stakes ?? {};
+        break;
       case "bets_closed":
+        if (event.stakes) table.stakes = event.stakes;
         setRound({ ...state.round, phase: "closed" });
         if (model.dealing(table) === "face-down") {
           for (const [hand, position] of FIRST_FOUR) stage.placeBack(hand, position);

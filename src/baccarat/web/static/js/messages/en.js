@@ -157,6 +157,7 @@ export default {
   "spot.stake": "your stake {amount}",
   "spot.no_stake": "no stake",
   "spot.title": "{name}: {detail}. Limits {min}–{max}.",
+  "spot.share": "{percent} of all stakes",
   "chips.legend": "Chip value",
   "chips.label": "Chip {amount}",
   "chip.thousands": "{n}K",

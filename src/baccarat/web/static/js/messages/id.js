@@ -160,6 +160,7 @@ export default {
   "spot.stake": "taruhan Anda {amount}",
   "spot.no_stake": "belum ada taruhan",
   "spot.title": "{name}: {detail}. Batas {min}–{max}.",
+  "spot.share": "{percent} dari semua taruhan",
   "chips.legend": "Nilai chip",
   "chips.label": "Chip {amount}",
   "chip.thousands": "{n}rb",
