@@ -113,15 +113,49 @@ function route() {
     }
   }
   view ??= mountLobby(main);
+  // A phone's top bar scrolls its links sideways: each view starts with them at the start.
+  const strip = document.querySelector(".topbar__strip");
+  if (strip) strip.scrollLeft = 0;
   for (const link of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-nav]"))) {
     if (link.dataset.nav === nav) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
 }
 
+/** The heading focus is waiting for (a view fetched later draws it later), and its timer. */
+/** @type {MutationObserver | null} */
+let headingWatch = null;
+/** @type {number | undefined} */
+let headingTimer;
+
+/**
+ * After a navigation the focus goes to the new view's heading (a screen reader reads where it
+ * landed, and Tab continues from there); the main region until the heading is drawn.
+ */
+function focusHeading() {
+  headingWatch?.disconnect();
+  window.clearTimeout(headingTimer);
+  const land = () => {
+    const heading = /** @type {HTMLElement | null} */ (main.querySelector("h1"));
+    if (!heading) return false;
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+    return true;
+  };
+  main.focus({ preventScroll: true });
+  if (land()) return;
+  const watch = new MutationObserver(() => {
+    if (land()) watch.disconnect();
+  });
+  watch.observe(main, { childList: true, subtree: true });
+  headingWatch = watch;
+  headingTimer = window.setTimeout(() => watch.disconnect(), 10_000);
+}
+
 window.addEventListener("hashchange", () => {
   route();
-  main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+  focusHeading();
 });
 account.subscribe(() => {
   clock.follow(account.playing);

@@ -86,6 +86,28 @@ function roundingText() {
 }
 
 /**
+ * A wide table in its own box: on a narrow screen the box scrolls sideways (never the page),
+ * says so under it and shows a fading edge while there is more to see.
+ * @param {HTMLElement} table
+ * @returns {HTMLElement}
+ */
+function scrollBox(table) {
+  const hint = h("p", { class: "rules-scroll__hint", "aria-hidden": "true" }, t("rules.scroll_hint"));
+  const box = h(
+    "div",
+    { class: "rules-scroll", tabindex: "0", role: "region", "aria-label": t("rules.banker_caption") },
+    table,
+  );
+  const check = () => {
+    const more = box.scrollWidth > box.clientWidth + 1;
+    box.classList.toggle("is-scrollable", more);
+    box.classList.toggle("is-at-end", box.scrollLeft + box.clientWidth >= box.scrollWidth - 1);
+  };
+  new ResizeObserver(check).observe(box);
+  box.addEventListener("scroll", check, { passive: true });
+  return h("div", { class: "rules-scroll__wrap" }, box, hint);
+}
+/**
  * The drawing rules of GET /api/rules/{name} as two tables.
  * @param {Record<string, any>} drawing
  */
@@ -155,7 +177,7 @@ function drawingTables(drawing) {
     h("p", {}, drawing.natural ? t("rules.natural") : ""),
     h("p", {}, drawing.winner ? t("rules.winner") : ""),
     player,
-    banker,
+    scrollBox(banker),
     h("p", { class: "rules-note" }, t("rules.legend"), drawing.banker_natural ? ` ${t("rules.banker_natural")}.` : ""),
   );
 }

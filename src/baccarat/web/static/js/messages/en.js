@@ -382,6 +382,7 @@ export default {
   "rules.player_draws": "player draws on 0-5",
   "rules.player_stands": "player stands on 6-7",
   "rules.player_natural": "natural: no third card",
+  "rules.scroll_hint": "Swipe sideways for the whole grid →",
   "rules.banker_caption": "Banker's hand: by the Player's third card, or when the Player stood",
   "rules.banker_total": "Banker total",
   "rules.player_stood": "Player stood",

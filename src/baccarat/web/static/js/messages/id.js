@@ -375,6 +375,7 @@ export default {
   "rules.player_draws": "Player menarik pada 0-5",
   "rules.player_stands": "Player berhenti pada 6-7",
   "rules.player_natural": "natural: tanpa kartu ketiga",
+  "rules.scroll_hint": "Geser ke samping untuk seluruh tabel →",
   "rules.banker_caption": "Tangan Banker: menurut kartu ketiga Player, atau saat Player berhenti",
   "rules.banker_total": "Nilai Banker",
   "rules.player_stood": "Player berhenti",
