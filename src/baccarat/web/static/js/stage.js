@@ -180,18 +180,21 @@ export function stage() {
       if (!hands[hand] || !card) return;
       endShuffle();
       const slot = slotAt(hand, position);
-      slot.classList.remove("card--squeeze");
+      slot.classList.remove("card--squeeze", "card--peel");
       reveal(slot, card, { animate: animate && !reducedMotion() });
       hands[hand].codes[position] = card;
       updateHand(hand);
     },
     /**
-     * Face-down dealing: the squeeze of one card before its reveal.
+     * Face-down dealing: the squeeze of one card before its reveal; its corner peels up
+     * (not when motion is reduced: then the card only glows until it is turned).
      * @param {string} side
      * @param {number} position
      */
     squeeze(side, position) {
-      slotAt(side, position).classList.add("card--squeeze");
+      const slot = slotAt(side, position);
+      slot.classList.add("card--squeeze");
+      slot.classList.toggle("card--peel", !reducedMotion());
     },
     /**
      * The round shown: its id, its label ("Shoe 12 · Round 34") and phase, the betting deadline

@@ -378,6 +378,33 @@ export function mountTable(main, id) {
           : { text: t(pushed ? "result.returned" : "result.even"), tone: "push" };
     stage.addResultLine(line);
     announce(t("result.balance", { line: line.text, amount: money(event.balance) }));
+    // After this event's redraw: the chips move as the dealer moves them.
+    window.requestAnimationFrame(() => settleChips(event.wagers));
+  }
+
+  /**
+   * The dealer's hands at settlement: a winning stake gets its payout as a chip sliding in from
+   * the dealer's side, a losing stake is swept away towards the dealer, a push stays. With
+   * reduced motion the same outcome is shown still (the payout chip beside the stake, the lost
+   * stake faded).
+   * @param {Record<string, any>[]} wagers
+   */
+  function settleChips(wagers) {
+    for (const wager of wagers) {
+      const stake = /** @type {HTMLElement | null} */ (
+        bets.el.querySelector(`.spot[data-bet="${CSS.escape(String(wager.bet))}"] .spot__stake`)
+      );
+      if (!stake || stake.dataset.settle) continue;
+      const outcome = wager.returned > wager.stake ? "won" : wager.returned === 0 ? "lost" : "push";
+      stake.dataset.settle = outcome;
+      if (outcome !== "won") continue;
+      const chip = stake.querySelector(".chip");
+      if (!chip) continue;
+      const paid = /** @type {HTMLElement} */ (chip.cloneNode(true));
+      paid.classList.add("chip--paid");
+      paid.setAttribute("aria-hidden", "true");
+      chip.after(paid);
+    }
   }
 
   // ---- lifetime ----
