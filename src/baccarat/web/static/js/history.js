@@ -5,6 +5,7 @@
 
 import { api, historyCsv } from "./api.js";
 import { utcText } from "./auth.js";
+import { cardElement, handTotal } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { betName, money } from "./format.js";
 import { bind, t } from "./i18n.js";
@@ -47,19 +48,79 @@ function returnsText(round) {
     .join(", ");
 }
 
+/**
+ * The round's cards (in deal order: P1 B1 P2 B2, then the third cards) split by hand. A fifth
+ * card is the Player's third when the Player's total says so (or, without a result, when the
+ * Player's two cards made 0–5, the tableau's rule); a sixth is the Banker's.
+ * @param {string[]} codes
+ * @param {Record<string, any> | null | undefined} result
+ * @returns {{player: string[], banker: string[]}}
+ */
+export function splitHands(codes, result) {
+  const player = codes.filter((_, i) => i < 4 && i % 2 === 0);
+  const banker = codes.filter((_, i) => i < 4 && i % 2 === 1);
+  const rest = codes.slice(4);
+  if (rest.length >= 2) return { player: [...player, rest[0]], banker: [...banker, rest[1]] };
+  if (rest.length === 1) {
+    const playerDrew = Number.isInteger(result?.player_total)
+      ? handTotal([...player, rest[0]]) === result?.player_total && handTotal(banker) === result?.banker_total
+      : handTotal(player) <= 5;
+    return playerDrew ? { player: [...player, rest[0]], banker } : { player, banker: [...banker, rest[0]] };
+  }
+  return { player, banker };
+}
+
 /** @param {HistoryRound} round */
-function row(round) {
+function handsCell(round) {
+  const codes = round.cards ?? [];
+  if (!codes.length) return "–";
+  const hands = splitHands(codes, round.result);
+  return h(
+    "div",
+    { class: "history-hands" },
+    ["player", "banker"].map((side) =>
+      h(
+        "div",
+        {
+          class: `history-hand history-hand--${side}`,
+          role: "group",
+          "aria-label": t("stage.hand", { side: t(`side.${side}`) }),
+          dataset: { hand: side },
+        },
+        h("span", { class: "history-hand__name", "aria-hidden": "true" }, t(`side.${side}`)),
+        h(
+          "span",
+          { class: "history-hand__cards" },
+          hands[/** @type {"player" | "banker"} */ (side)].map((code, i) => cardElement(code, { sideways: i === 2 })),
+        ),
+      ),
+    ),
+  );
+}
+
+/**
+ * @param {HistoryRound} round
+ * @param {boolean} demo  a guest's balances are demo money
+ */
+function row(round, demo) {
+  /**
+   * A cell named by its column, for the stacked rows of a phone.
+   * @param {string} col
+   * @param {string} key
+   * @param {any} content
+   */
+  const cell = (col, key, content) => h("td", { dataset: { col, label: t(key) } }, content);
   return h(
     "tr",
     { dataset: { round: String(round.round_id) } },
     h("th", { scope: "row" }, t("facts.round_id", { id: round.round_id })),
-    h("td", { dataset: { col: "time" } }, utcText(round.time)),
-    h("td", { dataset: { col: "bets" } }, betsText(round)),
-    h("td", { dataset: { col: "cards" } }, (round.cards ?? []).join(" ") || "–"),
-    h("td", { dataset: { col: "result" } }, resultText(round)),
-    h("td", { dataset: { col: "returns" } }, returnsText(round)),
-    h("td", { dataset: { col: "before" } }, money(round.balance_before)),
-    h("td", { dataset: { col: "after" } }, money(round.balance_after)),
+    cell("time", "history.col.time", utcText(round.time)),
+    cell("bets", "history.col.bets", betsText(round)),
+    cell("cards", "history.col.cards", handsCell(round)),
+    cell("result", "history.col.result", resultText(round)),
+    cell("returns", "history.col.returns", returnsText(round)),
+    cell("before", demo ? "history.col.demo_before" : "history.col.before", money(round.balance_before)),
+    cell("after", demo ? "history.col.demo_after" : "history.col.after", money(round.balance_after)),
   );
 }
 
@@ -111,7 +172,7 @@ export function historyDialog() {
     h(
       "div",
       { class: "dialog__form" },
-      bind(h("h2", { id: "history-title" }), "history.title"),
+      bind(h("h2", { id: "history-title", tabindex: "-1" }), "history.title"),
       status,
       h("div", { class: "history-scroll" }, table),
       h(
@@ -140,7 +201,10 @@ export function historyDialog() {
         const column = th.dataset.balance;
         bind(th, me.demo ? `history.col.demo_${column}` : `history.col.${column}`);
       }
-      fill(body, page.rounds.map(row));
+      fill(
+        body,
+        page.rounds.map((/** @type {HistoryRound} */ round) => row(round, Boolean(me.demo))),
+      );
       status.textContent = page.total
         ? t("history.shown", { shown: Math.min(page.total, 10), count: page.total })
         : t("history.empty");
@@ -153,7 +217,11 @@ export function historyDialog() {
   return {
     el: dialog,
     open() {
-      if (!dialog.open) dialog.showModal();
+      if (!dialog.open) {
+        dialog.showModal();
+        // The dialog's title takes the focus, as a view's heading does after a navigation.
+        /** @type {HTMLElement} */ (dialog.querySelector("#history-title")).focus();
+      }
       return load();
     },
   };
