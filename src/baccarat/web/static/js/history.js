@@ -116,7 +116,12 @@ function row(round, demo) {
     h("th", { scope: "row" }, t("facts.round_id", { id: round.round_id })),
     cell("time", "history.col.time", utcText(round.time)),
     cell("bets", "history.col.bets", betsText(round)),
-    cell("cards", "history.col.cards", handsCell(round)),
+    // The codes in deal order stay readable for tools (data-cards), as the record keeps them.
+    h(
+      "td",
+      { dataset: { col: "cards", label: t("history.col.cards"), cards: (round.cards ?? []).join(" ") } },
+      handsCell(round),
+    ),
     cell("result", "history.col.result", resultText(round)),
     cell("returns", "history.col.returns", returnsText(round)),
     cell("before", demo ? "history.col.demo_before" : "history.col.before", money(round.balance_before)),
