@@ -79,6 +79,8 @@ FEED_PATH = f"/ws/tables/{TABLE}"
 #: The bar of a fan-out: every client connected within this many seconds.
 CONNECT_TARGET_S = 20.0
 FAILOVER_BAR_S, FAILOVER_GOAL_S = 5.0, 2.0
+#: The lines every node prints as it starts.
+BANNER = ("baccarat table service on", "database:", "API:", "node ", "1 worker")
 #: Events only the dealer makes (``watching`` counts a node's own audience: not a sign of life).
 DEALER_EVENTS = frozenset(
     {
@@ -91,6 +93,7 @@ DEALER_EVENTS = frozenset(
         "settled",
         "round_void",
         "shoe_end",
+        "stakes",
     }
 )
 
@@ -291,7 +294,32 @@ class Deployment:
                 found += [line for line in text.splitlines() if needle in line]
         return found
 
+    def report_logs(self) -> None:
+        """What each node logged beyond its banner: takeovers, fence-offs, anything else."""
+        for k, node in enumerate([*self.retired, *self.nodes]):
+            with contextlib.suppress(OSError):
+                lines = Path(node.log.name).read_text(errors="replace").splitlines()
+                deals = sum(1 for line in lines if f"deals {TABLE}" in line)
+                fenced = sum(1 for line in lines if "fenced off" in line)
+                other = [
+                    line.strip()
+                    for line in lines
+                    if line.strip()
+                    and "fenced off" not in line
+                    and f"deals {TABLE}" not in line
+                    and not line.startswith(BANNER)
+                ]
+                if fenced or other or deals > 1:
+                    print(
+                        f"[{self.label}] node on port {node.port} ({k}): took the table {deals} "
+                        f"times, fenced off {fenced} times"
+                        + "".join(f"\n    | {line[:300]}" for line in other[:8])
+                        + (f"\n    | ... {len(other) - 8} more lines" if len(other) > 8 else ""),
+                        flush=True,
+                    )
+
     def __exit__(self, *_: object) -> None:
+        self.report_logs()
         for node in [*self.nodes, *self.retired]:
             with contextlib.suppress(Exception):
                 node.stop()
@@ -1121,8 +1149,6 @@ async def bench_failover(args: argparse.Namespace, workdir: Path) -> dict[str, A
         f"{len(takes)} takeovers and {len(fenced)} fence-offs",
         flush=True,
     )
-    for line in fenced:
-        print(f"[failover] a node fenced off: {line.strip()}", flush=True)
     return {"times": times, "median": median, "max": worst, "fence_offs": len(fenced)}
 
 
