@@ -308,6 +308,7 @@ class Deployment:
                     and "fenced off" not in line
                     and f"deals {TABLE}" not in line
                     and not line.startswith(BANNER)
+                    and "worker(s))" not in line
                 ]
                 if fenced or other or deals > 1:
                     print(
