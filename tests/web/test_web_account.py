@@ -268,12 +268,14 @@ def test_reality_check_blocks_bets_until_acknowledged_and_history_matches(
     rows = page.eval_on_selector_all(
         "#history-dialog tbody tr",
         """rows => rows.map(r => ({round: Number(r.dataset.round),
-            cells: Object.fromEntries([...r.querySelectorAll('td')].map(td => [td.dataset.col, td.textContent]))}))""",
+            cells: Object.fromEntries([...r.querySelectorAll('td')].map(td => [td.dataset.col, td.textContent])),
+            cards: r.querySelector('td[data-col="cards"]')?.dataset.cards ?? null}))""",
     )
     assert [row["round"] for row in rows] == [r["round_id"] for r in recall]
     first, shown = recall[0], rows[0]["cells"]
     assert shown["bets"] == f"Player {money(1000)}"
-    assert shown["cards"] == " ".join(first["cards"])
+    # The cards are drawn as cards, split by hand; the cell keeps their codes in deal order.
+    assert rows[0]["cards"] == " ".join(first["cards"])
     assert shown["before"] == money(first["balance_before"]) == money(5000)
     assert shown["after"] == money(first["balance_after"])
     assert shown["returns"] == f"Player {money(first['bets'][0]['returned'])}"
