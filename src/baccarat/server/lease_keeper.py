@@ -10,8 +10,9 @@ this node's own monotonic clock (renewed at least ``SAFETY`` of a lease ago), an
 under its epoch (the store's fence): a node that was paused past its lease says and writes
 nothing more, and stops that dealer.
 
-The renewals run on a thread of their own, not the writer's, so that a queue of bets never
-makes a lease lapse.
+The renewals run on a thread of their own, off the event loop and off the writer thread:
+neither a queue of bets nor a burst of sends to thousands of clients (which can hold the
+event loop for a second) makes a lease lapse while the node is alive.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import asyncio
 import contextlib
 import logging
 import math
+import threading
 import time
 import zlib
 from collections.abc import Callable
@@ -55,6 +57,8 @@ class Held:
     dealer: Dealer | None = None
     task: asyncio.Task[None] | None = None
     handing_over: bool = field(default=False)
+    #: Set by the renewing thread when a renewal found the lease no longer ours.
+    lost: bool = False
 
     def valid(self) -> bool:
         return time.monotonic() < self.valid_until
@@ -91,6 +95,8 @@ class LeaseKeeper:
         self.held: dict[str, Held] = {}
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="baccarat-leases")
         self._stopping = False
+        self._renewer: threading.Thread | None = None
+        self._renewer_stop = threading.Event()
 
     @property
     def every_s(self) -> float:
@@ -110,8 +116,35 @@ class LeaseKeeper:
 
         return await asyncio.get_running_loop().run_in_executor(self._thread, run)
 
+    def _renew_all(self) -> None:
+        """Renew every lease held, for ever (the renewing thread)."""
+        while not self._renewer_stop.wait(self.every_s):
+            for held in list(self.held.values()):
+                if held.lost:
+                    continue
+                started = time.monotonic()
+                try:
+                    with self.database.write() as connection:
+                        if connection.dialect.name == "postgresql":
+                            connection.execute(text("SET LOCAL lock_timeout = 1000"))
+                        ours = renew(
+                            connection, held.table_id, self.node_id, held.epoch, self.lease_ms
+                        )
+                except Exception as error:  # the database away: the lease lapses by itself
+                    log.warning("renewing the lease of %s failed: %s", held.table_id, error)
+                    continue
+                if ours:
+                    held.valid_until = started + self.lease_ms * SAFETY / 1000
+                else:
+                    held.lost = True
+
     async def run(self) -> None:
         """Keep the leases until ``stop``."""
+        if self._renewer is None:
+            self._renewer = threading.Thread(
+                target=self._renew_all, name="baccarat-lease-renewer", daemon=True
+            )
+            self._renewer.start()
         while not self._stopping:
             try:
                 await self.beat()
@@ -125,26 +158,13 @@ class LeaseKeeper:
         """Renew what is held, drop what was lost, take free tables up to the share."""
         if self._stopping:
             return
-        for table_id, held in list(self.held.items()):
+        for held in list(self.held.values()):
             if held.task is not None and held.task.done():  # handed over, or fenced off
                 if held.dealer is not None and held.dealer.fenced is not None:
                     self._fenced_off(held, held.dealer.fenced)
                 await self._forget(held, give_up=True)
                 continue
-            started = time.monotonic()
-            epoch = held.epoch
-            ours = await self._db(
-                partial(
-                    renew,
-                    table_id=table_id,
-                    node_id=self.node_id,
-                    epoch=epoch,
-                    lease_ms=self.lease_ms,
-                )
-            )
-            if ours:
-                held.valid_until = started + self.lease_ms * SAFETY / 1000
-            else:
+            if held.lost:  # the renewing thread found it taken over or lapsed
                 self._fenced_off(held, "the lease was lost")
                 await self._forget(held, give_up=False)
         share = self.share()
@@ -227,6 +247,9 @@ class LeaseKeeper:
     async def stop(self) -> None:
         """Stop every dealer and give the leases up, so another node takes over at once."""
         self._stopping = True
+        self._renewer_stop.set()
+        if self._renewer is not None:
+            await asyncio.to_thread(self._renewer.join, 5)
         for held in list(self.held.values()):
             await self._forget(held, give_up=True)
         self._thread.shutdown(wait=True)

@@ -39,6 +39,7 @@ from baccarat.store import Database, upgrade
 from baccarat.store.clock import db_now
 from baccarat.store.keyfile import KeySource
 from baccarat.store.leases import add_leases, fence
+from baccarat.store.ledger import DEMO_BANK, WORLD, ensure_accounts
 from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import register_table, seal_open_shoes
 from baccarat.store.undealt import UndealtRound, finish_undealt_tables
@@ -159,6 +160,9 @@ class Service:
             for settings in self.config.tables:
                 register_table(c, settings.table_id, settings.ruleset, settings.to_json(), now)
             add_leases(c, [settings.table_id for settings in self.config.tables])
+            # The two sources of money exist before any request: two nodes creating their first
+            # players at once would otherwise both insert them.
+            ensure_accounts(c, {WORLD: WORLD, DEMO_BANK: DEMO_BANK}, now)
 
         await self.runner.write(register)
         await self._finish_undealt_tables()

@@ -24,7 +24,12 @@ router = APIRouter(tags=["operations"])
 @router.get("/healthz")
 @router.get("/api/health")
 async def healthz(service: ServiceDep) -> Health:
-    """The server is up, its database open and its tables dealing; which it deals itself."""
+    """The server is up, its database open and every table showing its state (a 503 until
+    then: a load balancer sends nobody to a node whose feeds cannot serve yet); which tables
+    it deals itself."""
+    starting = [mirror.id for mirror in service.tables.values() if not mirror.ready.is_set()]
+    if starting:
+        raise ApiError(503, "starting", f"tables without their state yet: {', '.join(starting)}")
     return Health(
         status="ok",
         database=service.dialect,
