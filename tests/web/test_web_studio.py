@@ -296,7 +296,7 @@ def test_chips_never_cover_a_spots_name_or_payout(
         assert (
             where["x"] - 0.5 <= stake["x"]
             and stake["x"] + stake["width"] <= where["x"] + where["width"] + 0.5
-        )
+        ), entry
         assert (
             where["y"] - 0.5 <= stake["y"]
             and stake["y"] + stake["height"] <= where["y"] + where["height"] + 0.5
