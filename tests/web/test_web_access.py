@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page, WebSocketRoute
-from web_support import Opener, Served, TablePage
+from web_support import LONG_WINDOW_S, Opener, Served, TablePage
 
 pytest_plugins = ("web_support",)
 
@@ -45,8 +45,10 @@ def focus_ring(page: Page) -> str:
     return ring
 
 
-def test_keyboard_alone_from_the_lobby_to_a_bet(open_page: Opener, table_server: Served) -> None:
-    page, console = open_page(f"{table_server.url}/")
+def test_keyboard_alone_from_the_lobby_to_a_bet(
+    open_page: Opener, long_window_server: Served
+) -> None:
+    page, console = open_page(f"{long_window_server.url}/")
     table = TablePage(page)
     page.wait_for_selector(".lobby-card")
     tab_to(page, "#join")
@@ -58,8 +60,8 @@ def test_keyboard_alone_from_the_lobby_to_a_bet(open_page: Opener, table_server:
     page.wait_for_selector(".bets .spot")
 
     # Tabbing from the chips to the spots and to undo takes many key presses, seconds on a
-    # loaded machine: the round must have most of its window left.
-    table.wait_open(at_least=4)
+    # loaded machine: the round must have most of a long window left.
+    table.wait_open(at_least=LONG_WINDOW_S // 2)
     tab_to(page, ".chip-rack input:checked")
     page.keyboard.press("ArrowRight")  # from $1 to $5
     assert page.evaluate("document.activeElement.value") == "500"

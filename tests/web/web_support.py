@@ -41,6 +41,8 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 #: Generous: two cores are shared by everyone's tests.
 WAIT_MS = 30_000
+#: ``long_window_server``'s betting window; its tests wait for half of it left.
+LONG_WINDOW_S = 24
 #: A network error Chromium logs itself for an HTTP error status (the page shows its own message).
 _STATUS_LOG = re.compile(r"Failed to load resource: the server responded with a status of (\d+)")
 
@@ -76,6 +78,22 @@ def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         # then the feed's snapshot) lands in the same round, on a loaded two-core machine.
         reveal_ms=250,
         result_ms=1500,
+        demo_credit=150_000,
+    )
+    yield served
+    served.stop()
+
+
+@pytest.fixture(scope="session")
+def long_window_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The EZ and standard tables with a betting window long enough for a dozen acknowledged
+    clicks or a keyboard walk on a loaded two-core machine (the 5-second window is not)."""
+    served = serve_web(
+        tmp_path_factory.mktemp("web-long"),
+        tables="standard,ez",
+        betting_seconds=LONG_WINDOW_S,
+        reveal_ms=150,
+        result_ms=500,
         demo_credit=150_000,
     )
     yield served
@@ -183,6 +201,15 @@ def no_sideways_scroll(page: Page) -> None:
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= viewport["width"], (
         f"the page is {width}px wide on a {viewport['width']}px screen"
+    )
+
+
+def wait_still(page: Page) -> None:
+    """Wait until every finite animation has ended: a box measured mid-animation (a chip
+    dropping, a card dealt in) is where it is passing, not where it lies."""
+    page.wait_for_function(
+        """() => document.getAnimations().every((a) => a.playState !== 'running'
+             || a.effect?.getComputedTiming().endTime === Infinity)"""
     )
 
 
