@@ -11,6 +11,8 @@ and override only what differs.
 'half'
 >>> load_ruleset("ez").offers("dragon_7"), standard.offers("dragon_7")
 (True, False)
+>>> standard.currency, standard.minor_unit
+('USD', 2)
 >>> load_ruleset("bogus")
 Traceback (most recent call last):
 ...
@@ -36,6 +38,8 @@ from baccarat.shoe import LastCoupRule, ShoeError, ShoeProcedure
 
 __all__ = [
     "BUILTIN_RULESETS",
+    "CURRENCIES",
+    "DEFAULT_CURRENCY",
     "BetRule",
     "RuleSet",
     "RuleSetError",
@@ -44,6 +48,16 @@ __all__ = [
 ]
 
 BUILTIN_RULESETS: tuple[str, ...] = ("standard", "no-commission", "ez", "tie-9")
+
+#: The currencies a table may count in (ISO 4217 code -> minor-unit exponent). Every amount is
+#: an integer of minor units and the rules count hundredths (chips, limits, the rounding of a
+#: 19:20 payout), so only currencies whose minor unit is a hundredth are offered. The rupiah
+#: is one: ISO 4217 gives IDR an exponent of 2 (the sen), as Intl.NumberFormat writes it; a
+#: table in IDR counts sen, so 150000 is Rp 1,500.00 exactly as it is $1,500.00 in USD.
+CURRENCIES: Mapping[str, int] = MappingProxyType(
+    {"USD": 2, "EUR": 2, "GBP": 2, "IDR": 2, "SGD": 2, "MYR": 2}
+)
+DEFAULT_CURRENCY = "USD"
 
 
 class RuleSetError(ValueError):
@@ -89,6 +103,13 @@ class RuleSet:
     bets: Mapping[str, BetRule]
     #: Chip denominations in minor units, smallest first.
     chips: tuple[int, ...]
+    #: The money the table counts in (ISO 4217, a key of ``CURRENCIES``).
+    currency: str = DEFAULT_CURRENCY
+
+    @property
+    def minor_unit(self) -> int:
+        """The currency's minor-unit exponent: an amount of 1 is ``10 ** -minor_unit`` of it."""
+        return CURRENCIES[self.currency]
 
     @property
     def decks(self) -> int:
@@ -121,6 +142,11 @@ class RuleSet:
             f"name = {_toml_string(self.name)}",
             f"title = {_toml_string(self.title)}",
             f"description = {_toml_string(self.description)}",
+        ]
+        # Written only when not the default: the kept texts of existing rule sets stay the same.
+        if self.currency != DEFAULT_CURRENCY:
+            lines.append(f"currency = {_toml_string(self.currency)}")
+        lines += [
             "",
             "[shoe]",
             f"decks = {shoe.decks}",
@@ -170,6 +196,13 @@ def parse_ruleset(text: str, source: str = "<text>") -> RuleSet:
 
     >>> parse_ruleset("name = 'mine'\\n[bets.tie]\\npays = { tie = '8:1' }").offers("tie")
     True
+    >>> rupiah = parse_ruleset("name = 'rp'\\ncurrency = 'IDR'\\nextends = 'standard'")
+    >>> rupiah.currency, rupiah.minor_unit, parse_ruleset(rupiah.to_toml()) == rupiah
+    ('IDR', 2, True)
+    >>> parse_ruleset("name = 'x'\\ncurrency = 'JPY'\\nextends = 'standard'")
+    Traceback (most recent call last):
+    ...
+    baccarat.rulesets.RuleSetError: <text>, key 'currency': must be one of USD, EUR, GBP, IDR, SGD, MYR, not 'JPY'
     """
     return _parsed(text, source)
 
@@ -215,7 +248,7 @@ def _merged(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, A
     return merged
 
 
-_TOP_KEYS = {"name", "title", "description", "extends", "shoe", "table", "bets"}
+_TOP_KEYS = {"name", "title", "description", "currency", "extends", "shoe", "table", "bets"}
 _SHOE_KEYS = {"decks", "burn", "cut_card_from_end", "last_coup"}
 _TABLE_KEYS = {"min_stake", "max_stake", "chips"}
 _BET_KEYS = {"pays", "min_stake", "max_stake", "offered"}
@@ -284,6 +317,9 @@ def _from_data(raw: dict[str, Any], source: str) -> RuleSet:
     name = read.need(data, "name", str, "name")
     title = read.get(data, "title", str, name, "title")
     description = read.get(data, "description", str, "", "description")
+    currency = read.get(data, "currency", str, DEFAULT_CURRENCY, "currency")
+    if currency not in CURRENCIES:
+        raise read.error(f"must be one of {', '.join(CURRENCIES)}, not {currency!r}", "currency")
     shoe = _shoe(read, read.get(data, "shoe", dict, {}, "shoe"))
 
     table = read.get(data, "table", dict, {}, "table")
@@ -310,7 +346,8 @@ def _from_data(raw: dict[str, Any], source: str) -> RuleSet:
             bets[bet_name] = _bet_rule(read, bet, spec, (table_min, table_max), path)
     if not bets:
         raise read.error("offers no bet", "bets")
-    return RuleSet(name, title, description, shoe, MappingProxyType(bets), tuple(sorted(chips)))
+    chips_sorted = tuple(sorted(chips))
+    return RuleSet(name, title, description, shoe, MappingProxyType(bets), chips_sorted, currency)
 
 
 def _shoe(read: _Reader, spec: Mapping[str, Any]) -> ShoeProcedure:

@@ -255,6 +255,8 @@ def rules_page(ruleset: RuleSet, edges: Mapping[str, Fraction] | None = None) ->
             "name": ruleset.name,
             "title": ruleset.title,
             "description": ruleset.description,
+            "currency": ruleset.currency,
+            "minor_unit": ruleset.minor_unit,
         },
         "shoe": {
             "decks": shoe.decks,

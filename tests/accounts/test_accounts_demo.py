@@ -137,7 +137,12 @@ def test_registering_starts_a_new_real_account_without_the_demo_money(service: S
 def test_the_page_learns_whether_guests_may_play(service: Service) -> None:
     answer = service.call("GET", "/api/config")
     assert answer.status_code == 200
-    assert answer.json() == {"guests": True, "demo_credit": CREDIT}
+    assert answer.json() == {
+        "guests": True,
+        "demo_credit": CREDIT,
+        "currency": "USD",
+        "minor_unit": 2,
+    }
     created = service.call("POST", "/api/players").json()
     assert created["demo"] is True and created["balance"] == CREDIT
 

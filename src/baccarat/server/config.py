@@ -294,12 +294,21 @@ def tables_from(
     """
     tables = []
     seen: set[str] = set()
+    currencies: set[str] = set()
     for entry in rulesets:
         spec, table_dealing = _dealing_suffix(entry, dealing)
-        table_id = load_ruleset(spec).name
+        ruleset = load_ruleset(spec)
+        table_id = ruleset.name
         if table_id in seen:
             raise ValueError(f"table {table_id!r} is named twice")
         seen.add(table_id)
+        # A player's one balance is staked at every table: the tables count in one money.
+        currencies.add(ruleset.currency)
+        if len(currencies) > 1:
+            raise ValueError(
+                f"the tables count in different currencies ({', '.join(sorted(currencies))}); "
+                "a server's tables share one"
+            )
         tables.append(
             TableSettings(
                 table_id,

@@ -78,6 +78,8 @@ def ruleset_view(ruleset: RuleSet) -> dict[str, Any]:
             "name": ruleset.name,
             "title": ruleset.title,
             "description": ruleset.description,
+            "currency": ruleset.currency,
+            "minor_unit": ruleset.minor_unit,
         },
         "limits": {
             "min": min(rule.min_stake for rule in rules),

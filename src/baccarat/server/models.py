@@ -219,7 +219,9 @@ class BetOffer(_Model):
 
 class TableView(_Model):
     id: str
-    ruleset: dict[str, str]
+    ruleset: dict[str, str | int] = Field(
+        description="name, title, description; currency (ISO 4217) and minor_unit (its exponent)."
+    )
     settings: dict[str, Any]
     limits: dict[str, int] = Field(description="The smallest minimum and largest maximum stake.")
     bets: dict[str, BetOffer]
@@ -312,6 +314,8 @@ class ClientConfig(_Model):
 
     guests: bool = Field(description="Whether visitors may play as guests (demo money).")
     demo_credit: int = Field(description="A new guest's demo credit, in minor units.")
+    currency: str = Field(description="The money every table and balance counts in (ISO 4217).")
+    minor_unit: int = Field(description="The currency's minor-unit exponent (2: hundredths).")
 
 
 class Ticket(_Model):
@@ -543,7 +547,7 @@ class HistoryPage(_Model):
 class RulesPage(_Model):
     """The rules page of a rule set (``baccarat.rulespage``)."""
 
-    ruleset: dict[str, str]
+    ruleset: dict[str, str | int]
     shoe: dict[str, Any]
     chips: list[int]
     drawing: dict[str, Any]

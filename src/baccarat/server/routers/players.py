@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from baccarat.rulesets import CURRENCIES, DEFAULT_CURRENCY
 from baccarat.server.deps import AccountsDep, CurrentPlayer, ServiceDep
 from baccarat.server.guard import RATE_LIMITED, GuardDep, client_address
 from baccarat.server.models import ClientConfig, Me, PlayerCreated
@@ -21,9 +22,16 @@ router = APIRouter(tags=["players"])
 
 @router.get("/api/config")
 async def client_config(service: ServiceDep) -> ClientConfig:
-    """Whether guests may play, and their demo credit."""
+    """Whether guests may play, their demo credit, and the money every table counts in."""
     config = service.config
-    return ClientConfig(guests=config.guests, demo_credit=config.demo_credit)
+    # The tables share one currency (tables_from), so any table's rule set names it.
+    rules = next(iter(service.rulesets().values()), None)
+    return ClientConfig(
+        guests=config.guests,
+        demo_credit=config.demo_credit,
+        currency=rules.currency if rules else DEFAULT_CURRENCY,
+        minor_unit=rules.minor_unit if rules else CURRENCIES[DEFAULT_CURRENCY],
+    )
 
 
 @router.post("/api/players", status_code=201, responses={**errors(403), **RATE_LIMITED})
