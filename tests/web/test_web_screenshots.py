@@ -1,8 +1,10 @@
-"""Screenshots of the lobby and the table on a desktop (1280x800) and a phone (390x844).
+"""Screenshots of the lobby and the table on a desktop (1280x800) and a phone (390x844), and of
+the table in Bahasa Indonesia.
 
-Saved under ``docs/screenshots/`` for ``docs/web.md`` and the README. Both pages play the same
-round (a guest each, with bets on three spots), so the table shots show stakes, cards, the
-result and the roads; the test also checks that nothing on the page is wider than the screen.
+Saved under ``docs/screenshots/`` for ``docs/web.md`` and the README. The pages play the same
+round (a guest each, with bets on three spots): one shot while the bets stand in the window,
+then each page at the result with cards and roads; the test also checks that nothing on the page
+is wider than the screen. (The verified fairness panel is taken by ``test_web_verify``.)
 """
 
 from __future__ import annotations
@@ -41,14 +43,22 @@ def test_screenshots(open_page: Opener, table_server: Served) -> None:
         has_touch=True,
         **calm,
     )
-    pages = {"desktop": desktop, "phone": phone}
+    indonesian, indonesian_console = open_page(
+        f"{table_server.url}/", viewport=DESKTOP, locale="id-ID", **calm
+    )
+    pages = {"desktop": desktop, "phone": phone, "id-desktop": indonesian}
     switches = {name: freezable(page) for name, page in pages.items()}
     for name, page in pages.items():
         page.wait_for_selector(".lobby-card .road__big")  # some rounds on the mini roads
         page.wait_for_timeout(300)
         no_sideways_scroll(page)
-        page.screenshot(path=SCREENSHOTS / f"lobby-{name}.png")
-        TablePage(page).join()
+        if page is not indonesian:
+            page.screenshot(path=SCREENSHOTS / f"lobby-{name}.png")
+        if page is indonesian:  # its balance reads "$1.500,00": TablePage reads English amounts
+            page.click("#join")
+            page.wait_for_selector("#balance:not([hidden])")
+        else:
+            TablePage(page).join()
         TablePage(page).open_table("standard")
 
     TablePage(desktop).wait_open(at_least=2)
@@ -59,6 +69,9 @@ def test_screenshots(open_page: Opener, table_server: Served) -> None:
         table.chip(500)
         table.bet("tie")
         table.bet("player_pair")
+    # Mid-round: the stakes on the felt while the window counts down.
+    TablePage(desktop).wait_stakes({"player": 1000, "tie": 500, "player_pair": 500})
+    desktop.screenshot(path=SCREENSHOTS / "table-betting-desktop.png")
     for name, page in pages.items():
         TablePage(page).wait_result()
         page.wait_for_selector(".result__line")
@@ -67,3 +80,5 @@ def test_screenshots(open_page: Opener, table_server: Served) -> None:
         no_sideways_scroll(page)
         page.screenshot(path=SCREENSHOTS / f"table-{name}.png")
     assert desktop_console.unexpected() == phone_console.unexpected() == []
+    assert indonesian_console.unexpected() == []
+    assert indonesian.evaluate("document.documentElement.lang") == "id"

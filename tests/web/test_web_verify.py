@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 from serving import wait_until
-from web_support import QUICK_RULES, Opener, Served, TablePage, serve_web
+from web_support import QUICK_RULES, SCREENSHOTS, Opener, Served, TablePage, serve_web
 
 from baccarat.cards import Card
 from baccarat.coup import deal
@@ -279,6 +279,8 @@ def test_the_panel_verifies_a_shoe_dealt_with_the_players_seed(
     }
     assert shown["cli"] == "baccarat verify record.json"
     assert shown["voices"] == 0
+    page.locator(".fair__check").scroll_into_view_if_needed()
+    page.screenshot(path=SCREENSHOTS / "fairness-desktop.png")
     # A seed sent just as a shoe's first window closed is refused once (409): allowed.
     assert console.unexpected(s409=1) == []
 
