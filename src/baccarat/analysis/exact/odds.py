@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Generic, TypeVar
 
+from baccarat.analysis.cache import cached_json, function_key, source_stamp
 from baccarat.analysis.exact.counts import CardCounts, ShoeCounts, known
 from baccarat.analysis.exact.pricing import BetPlan, rule_plan
 from baccarat.analysis.exact.ways import ExactWays
@@ -111,5 +112,43 @@ def bet_evs(ruleset: RuleSet, counts: ShoeCounts | None = None) -> dict[str, Fra
     >>> bet_evs(load_ruleset("standard"))["player_pair"]
     Fraction(-43, 415)
     """
-    odds = exact_odds(full_shoe(ruleset) if counts is None else counts, ruleset)
-    return {name: bet.ev for name, bet in odds.bets.items()}
+    if counts is not None:
+        odds = exact_odds(counts, ruleset)
+        return {name: bet.ev for name, bet in odds.bets.items()}
+    key = _full_shoe_key(ruleset)
+    if key is None:
+        return bet_evs(ruleset, full_shoe(ruleset))
+    # A full shoe's EVs cost a quarter of a second in exact integers and never change for a
+    # rule set: they are kept on disk under the rule set's content and the engine's code.
+    stored = cached_json(
+        "full-shoe-evs",
+        key,
+        lambda: {name: str(ev) for name, ev in bet_evs(ruleset, full_shoe(ruleset)).items()},
+    )
+    return {name: Fraction(ev) for name, ev in stored.items()}
+
+
+#: The modules whose code decides an exact EV (with each bet's own classifier).
+_SOURCES = (
+    "baccarat.analysis.exact.odds",
+    "baccarat.analysis.exact.ways",
+    "baccarat.analysis.exact.pricing",
+    "baccarat.analysis.exact.counts",
+    "baccarat.analysis.exact.coup_table",
+    "baccarat.analysis.exact.signature",
+    "baccarat.bets",
+    "baccarat.coup",
+    "baccarat.payout",
+    "baccarat.rulesets",
+    "baccarat.tableau",
+)
+
+
+def _full_shoe_key(ruleset: RuleSet) -> object | None:
+    try:
+        text = ruleset.to_toml()
+    except Exception:  # a rule set that cannot be written is just not cached
+        return None
+    classifiers = [function_key(rule.type.classify) for rule in ruleset.bets.values()]
+    modules = {getattr(rule.type.classify, "__module__", "") for rule in ruleset.bets.values()}
+    return [text, classifiers, source_stamp(*_SOURCES, *sorted(modules))]

@@ -27,6 +27,7 @@ from typing import Literal, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
+from baccarat.analysis.cache import cached_json, function_key, source_stamp
 from baccarat.analysis.exact.coup_table import NO_PAIR, SIGNATURES, coup_table, signature_id
 from baccarat.bets import BetType
 from baccarat.cards import Card, Rank, Suit
@@ -171,6 +172,37 @@ def bet_events(bet: BetType) -> BetEvents:
     cached = _events_cache.get(id(bet))
     if cached is not None and cached.bet is bet:
         return cached
+    stored = cached_json("bet-events", _events_key(bet), lambda: _classify_all(bet).tolist())
+    table = np.array(stored, dtype=np.int64).reshape(SIGNATURES, LEVELS, LEVELS)
+    result = _classified(bet, table)
+    _events_cache[id(bet)] = result
+    return result
+
+
+#: The modules whose code decides a bet's event table (with the bet's own classifier).
+_SOURCES = (
+    "baccarat.analysis.exact.signature",
+    "baccarat.analysis.exact.coup_table",
+    "baccarat.bets",
+    "baccarat.cards",
+    "baccarat.coup",
+    "baccarat.tableau",
+)
+
+
+def _events_key(bet: BetType) -> object:
+    # Dealing 1,417 coups and classifying them is a third of a second; the table is kept on
+    # disk under what it depends on: the bet type and the code that deals and classifies.
+    module = getattr(bet.classify, "__module__", None) or ""
+    return [
+        bet.name,
+        list(bet.events),
+        function_key(bet.classify),
+        source_stamp(*_SOURCES, module),
+    ]
+
+
+def _classify_all(bet: BetType) -> Ints:
     reps = representatives()
     index = {event: i for i, event in enumerate(bet.events)}
     table = np.full((SIGNATURES, LEVELS, LEVELS), -1, dtype=np.int64)
@@ -185,9 +217,7 @@ def bet_events(bet: BetType) -> BetEvents:
         if event not in index:
             raise ValueError(f"bet {bet.name!r} classified a coup as {event!r}, not in its events")
         table[sid, hp, hb] = index[event]
-    result = _classified(bet, table)
-    _events_cache[id(bet)] = result
-    return result
+    return table
 
 
 def _distinct(values: NDArray[np.int64]) -> int:

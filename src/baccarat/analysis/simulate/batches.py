@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.analysis.simulate import kernel, keys
+from baccarat.analysis.simulate import keys, native
 
 __all__ = [
     "BATCH_SHOES",
@@ -114,7 +114,7 @@ class Tally:
             0,
             0,
             np.zeros(keys.N_KEYS, dtype=np.int64),
-            np.zeros((strategies, kernel.N_TC_BINS, keys.MAX_EVENTS), dtype=np.int64),
+            np.zeros((strategies, keys.N_TC_BINS, keys.MAX_EVENTS), dtype=np.int64),
             np.zeros((strategies, keys.MAX_EVENTS), dtype=np.int64),
             tuple((none, none) for _ in range(strategies)),
             np.zeros((strategies, 0), dtype=np.int64),
@@ -180,13 +180,13 @@ def run_chunk(job: Job, first: int, count: int) -> Tally:
     """Run batches ``first .. first + count - 1`` of ``job`` (a pure function of its inputs)."""
     strategies = job.strategies[0].shape[0]
     key_counts = np.zeros(keys.N_KEYS, dtype=np.int64)
-    tc_events = np.zeros((strategies, kernel.N_TC_BINS, keys.MAX_EVENTS), dtype=np.int64)
+    tc_events = np.zeros((strategies, keys.N_TC_BINS, keys.MAX_EVENTS), dtype=np.int64)
     bet_events = np.zeros((strategies, keys.MAX_EVENTS), dtype=np.int64)
     nets = []
     coups = 0
     for index in range(first, first + count):
         batch_nets = np.zeros((strategies, job.batch_size(index)), dtype=np.int64)
-        coups += kernel.run_batch(
+        coups += native.run_batch(
             batch_state(job.seed, index),
             batch_nets.shape[1],
             job.decks,

@@ -26,9 +26,17 @@ from typing import Any, TypeVar, cast
 import numpy as np
 from numba import njit
 
-from baccarat.analysis.simulate.keys import CARD_CODES, MAX_EVENTS, N_KEYS, RANK_MASK, code_of
+from baccarat.analysis.simulate.keys import (
+    CARD_CODES,
+    MAX_EVENTS,
+    N_KEYS,
+    N_TC_BINS,
+    RANK_MASK,
+    STEP,
+    TC_LIMIT,
+    code_of,
+)
 from baccarat.cards import Card
-from baccarat.tableau import BANKER_DRAWS_ON
 
 __all__ = [
     "N_TC_BINS",
@@ -55,41 +63,11 @@ def inlined(func: _F) -> _F:
     return cast(_F, njit(inline="always")(func))
 
 
-#: True counts are tallied in whole-number bins from ``-TC_LIMIT`` to ``+TC_LIMIT`` (clipped).
-TC_LIMIT = 30
-N_TC_BINS = 2 * TC_LIMIT + 1
 #: Columns of a record from :func:`play_order`.
 RECORD_FIELDS = ("position", "cards_used", "key", "running_count")
 
 
-def _step_table() -> Array:
-    """For two-card sums (0-18) and the fifth card's value: who draws, and the totals so far.
-
-    Entry ``sp << 9 | sb << 4 | v5`` holds ``player_drew | banker_drew << 1 |
-    final_player_total << 2 | banker_two_card_total << 6``; the fifth card is the Player's
-    third card if Player draws, else the Banker's (the table only uses it in the first case).
-    """
-    table = np.zeros(19 << 9, dtype=np.int64)
-    for sp in range(19):
-        for sb in range(19):
-            player, banker = sp % 10, sb % 10
-            natural = player >= 8 or banker >= 8
-            player_draws = not natural and player <= 5
-            for fifth in range(10):
-                if natural:
-                    banker_draws = False
-                elif player_draws:
-                    banker_draws = fifth in BANKER_DRAWS_ON[banker]
-                else:
-                    banker_draws = banker <= 5
-                final_player = (player + fifth) % 10 if player_draws else player
-                table[sp << 9 | sb << 4 | fifth] = (
-                    int(player_draws) | int(banker_draws) << 1 | final_player << 2 | banker << 6
-                )
-    return table
-
-
-_STEP = _step_table()
+_STEP = STEP
 _U32 = np.uint64(0xFFFFFFFF)
 
 

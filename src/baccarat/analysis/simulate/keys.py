@@ -23,6 +23,7 @@ their codes are equal.
 
 >>> from baccarat.bets import BET_TYPES
 >>> from baccarat.cards import Card
+from baccarat.tableau import BANKER_DRAWS_ON
 >>> [card_of_code(CARD_CODES[c]) for c in (0, 22, 51)]
 [Card.parse('Ac'), Card.parse('Td'), Card.parse('Ks')]
 >>> key = (6 * 10 + 2) << 6 | 1 << 4      # Player 6 stood, Banker drew to 2, no pair
@@ -42,18 +43,23 @@ from baccarat.analysis.exact.coup_table import SIGNATURES
 from baccarat.analysis.exact.signature import LEVELS, bet_events
 from baccarat.bets import BetType
 from baccarat.cards import Card
+from baccarat.tableau import BANKER_DRAWS_ON
 
 __all__ = [
     "CARD_CODES",
     "MAX_EVENTS",
     "N_KEYS",
+    "N_TC_BINS",
     "RANK_MASK",
+    "STEP",
+    "TC_LIMIT",
     "KeyFields",
     "card_of_code",
     "code_of",
     "key_events",
     "key_fields",
     "key_of",
+    "step_table",
 ]
 
 Array = np.ndarray[Any, Any]
@@ -62,6 +68,9 @@ Array = np.ndarray[Any, Any]
 N_KEYS = SIGNATURES << 4
 #: Most events a bet played by a strategy may have (the width of the per-event tallies).
 MAX_EVENTS = 32
+#: True counts are tallied in whole-number bins from ``-TC_LIMIT`` to ``+TC_LIMIT`` (clipped).
+TC_LIMIT = 30
+N_TC_BINS = 2 * TC_LIMIT + 1
 
 
 def _card_code(number: int) -> int:
@@ -155,3 +164,34 @@ def key_fields(key: int) -> KeyFields:
         key >> 2 & 3,
         key & 3,
     )
+
+
+def step_table() -> Array:
+    """For two-card sums (0-18) and the fifth card's value: who draws, and the totals so far.
+
+    Entry ``sp << 9 | sb << 4 | v5`` holds ``player_drew | banker_drew << 1 |
+    final_player_total << 2 | banker_two_card_total << 6``; the fifth card is the Player's
+    third card if Player draws, else the Banker's (the table only uses it in the first case).
+    """
+    table = np.zeros(19 << 9, dtype=np.int64)
+    for sp in range(19):
+        for sb in range(19):
+            player, banker = sp % 10, sb % 10
+            natural = player >= 8 or banker >= 8
+            player_draws = not natural and player <= 5
+            for fifth in range(10):
+                if natural:
+                    banker_draws = False
+                elif player_draws:
+                    banker_draws = fifth in BANKER_DRAWS_ON[banker]
+                else:
+                    banker_draws = banker <= 5
+                final_player = (player + fifth) % 10 if player_draws else player
+                table[sp << 9 | sb << 4 | fifth] = (
+                    int(player_draws) | int(banker_draws) << 1 | final_player << 2 | banker << 6
+                )
+    return table
+
+
+#: The step table of the kernels (``step_table``).
+STEP: Array = step_table()

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from baccarat.analysis.exact import bet_evs
-from baccarat.analysis.simulate import kernel, keys
+from baccarat.analysis.simulate import keys
 from baccarat.analysis.simulate.batches import Tally
 from baccarat.analysis.simulate.strategy import Strategy
 from baccarat.rulesets import RuleSet
@@ -134,7 +134,7 @@ class StrategyReport:
     shoe_quantiles: dict[float, float]
     exact: float | None
     #: For a counting strategy: (true count, coups, EV) for every true count seen (the
-    #: first and last bins hold everything at or beyond ``∓ kernel.TC_LIMIT``).
+    #: first and last bins hold everything at or beyond ``∓ keys.TC_LIMIT``).
     ev_by_true_count: tuple[tuple[int, Estimate], ...]
 
     @property
@@ -230,8 +230,8 @@ class Simulation:
         else:
             counts = [int(c) for c in self.tally.bet_events[s, : len(nets)]]
             by_tc = tuple(
-                (b - kernel.TC_LIMIT, estimate)
-                for b in range(kernel.N_TC_BINS)
+                (b - keys.TC_LIMIT, estimate)
+                for b in range(keys.N_TC_BINS)
                 if (estimate := Estimate.of(self.tally.tc_events[s, b, : len(nets)].tolist(), nets))
             )
         values, shoes = self.tally.shoe_nets[s]
