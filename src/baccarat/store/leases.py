@@ -112,33 +112,34 @@ def renew(connection: Connection, table_id: str, node_id: str, epoch: int, lease
     """Extend the lease held under ``epoch`` by ``lease_ms`` from now; ``False`` if it is no
     longer ours (taken over, or expired: an expired lease is taken again with ``acquire``)."""
     now = db_now(connection)
-    done = connection.execute(
-        update(table_leases)
-        .where(
-            table_leases.c.table_id == table_id,
-            table_leases.c.node_id == node_id,
-            table_leases.c.epoch == epoch,
-            table_leases.c.expires_at > now,
-        )
-        .values(expires_at=now + lease_ms)
-    )
-    return done.rowcount == 1
+    return _set_expiry(connection, table_id, node_id, epoch, now + lease_ms, unexpired_at=now)
 
 
 def release(connection: Connection, table_id: str, node_id: str, epoch: int) -> bool:
     """Give the lease up at once (a clean stop, a hand-over); ``False`` if it was not ours.
 
     The row stays, expired, so that the next holder's epoch is higher."""
-    now = db_now(connection)
-    done = connection.execute(
-        update(table_leases)
-        .where(
-            table_leases.c.table_id == table_id,
-            table_leases.c.node_id == node_id,
-            table_leases.c.epoch == epoch,
-        )
-        .values(expires_at=now)
-    )
+    return _set_expiry(connection, table_id, node_id, epoch, db_now(connection))
+
+
+def _set_expiry(
+    connection: Connection,
+    table_id: str,
+    node_id: str,
+    epoch: int,
+    expires_at: int,
+    unexpired_at: int | None = None,
+) -> bool:
+    """Move the expiry of the lease ``node_id`` holds under ``epoch``; whether it was ours
+    (and, with ``unexpired_at``, still running then)."""
+    held = [
+        table_leases.c.table_id == table_id,
+        table_leases.c.node_id == node_id,
+        table_leases.c.epoch == epoch,
+    ]
+    if unexpired_at is not None:
+        held.append(table_leases.c.expires_at > unexpired_at)
+    done = connection.execute(update(table_leases).where(*held).values(expires_at=expires_at))
     return done.rowcount == 1
 
 
