@@ -62,6 +62,21 @@ class RefusalCode(StrEnum):
     BALANCE_LIMIT = "balance_limit"
     INSUFFICIENT_BALANCE = "insufficient_balance"
 
+    # Staff and what they set (the admin API, ``docs/admin.md``).
+    #: A player's token on an admin route (staff log in on their own routes).
+    STAFF_ONLY = "staff_only"
+    #: A member of staff whose role does not allow the action.
+    ROLE_FORBIDDEN = "role_forbidden"
+    #: A round settled or voided already: it cannot be voided.
+    ROUND_FINISHED = "round_finished"
+    #: A round whose cards are drawn: it settles by them (its coup is part of the shoe record).
+    ROUND_DEALT = "round_dealt"
+    #: A login or an unlock of an account an operator locked or closed.
+    ACCOUNT_LOCKED = "account_locked"
+    ACCOUNT_CLOSED = "account_closed"
+    #: A player's own limit above what the operator set for it.
+    ABOVE_OPERATOR_LIMIT = "above_operator_limit"
+
 
 #: The codes the responsible-gaming policy refuses with.
 RESPONSIBLE_GAMING: frozenset[RefusalCode] = frozenset(

@@ -73,6 +73,13 @@ REFUSAL_STATUS: Mapping[RefusalCode, int] = MappingProxyType(
         RefusalCode.SESSION_LIMIT: 403,
         # A reality check is a state to leave (acknowledge it), not a prohibition.
         RefusalCode.REALITY_CHECK_DUE: 409,
+        RefusalCode.STAFF_ONLY: 403,
+        RefusalCode.ROLE_FORBIDDEN: 403,
+        RefusalCode.ROUND_FINISHED: 409,
+        RefusalCode.ROUND_DEALT: 409,
+        RefusalCode.ACCOUNT_LOCKED: 403,
+        RefusalCode.ACCOUNT_CLOSED: 403,
+        RefusalCode.ABOVE_OPERATOR_LIMIT: 422,
     }
 )
 

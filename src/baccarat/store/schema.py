@@ -43,12 +43,17 @@ __all__ = [
     "ledger_transactions",
     "logins",
     "metadata",
+    "operator_limits",
     "player_controls",
     "player_seeds",
+    "player_status",
     "players",
     "rounds",
     "server_secrets",
     "shoes",
+    "staff_sessions",
+    "staff_users",
+    "table_controls",
     "table_leases",
     "ws_tickets",
 ]
@@ -303,4 +308,70 @@ server_secrets = Table(
     # per-shoe pseudonyms of public shoe records (baccarat.store.pseudonyms).
     Column("name", String(40), primary_key=True),
     Column("value", String(128), nullable=False),
+)
+
+
+# Migration 0005: staff (operators, auditors, admins), their sessions, and what they set.
+
+staff_users = Table(
+    "staff_users",
+    metadata,
+    # A member of staff: a username, a role and the argon2id hash of the password.
+    Column("id", String(32), primary_key=True),
+    Column("username", String(40), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),
+    Column("password_hash", String(200), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    # Set when an admin disables the account: its sessions end and it cannot log in.
+    Column("disabled_at", BigInteger, nullable=True),
+    CheckConstraint("role IN ('operator', 'auditor', 'admin')", name="ck_staff_users_role"),
+)
+
+staff_sessions = Table(
+    "staff_sessions",
+    metadata,
+    # SHA-256 of a staff bearer token (never the token), apart from the players' sessions,
+    # so a staff token opens no player route and a player's token no admin route.
+    Column("token_hash", String(64), primary_key=True),
+    Column("staff_id", String(32), ForeignKey("staff_users.id"), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("ended_at", BigInteger, nullable=True),
+    Column("last_seen_at", BigInteger, nullable=False),
+    Index(None, "staff_id"),
+)
+
+table_controls = Table(
+    "table_controls",
+    metadata,
+    # What the operators set for a table (``baccarat.store.table_controls``): whether rounds
+    # open, the settings waiting for the next shoe, and those applied since the start.
+    Column("table_id", String(64), primary_key=True),
+    Column("status", String(8), nullable=False),
+    Column("pending", Text, nullable=True),
+    Column("applied", Text, nullable=True),
+    Column("updated_at", BigInteger, nullable=False),
+    CheckConstraint("status IN ('open', 'paused', 'closed')", name="ck_table_controls_status"),
+)
+
+player_status = Table(
+    "player_status",
+    metadata,
+    # A player an operator locked (no login, sessions ended) or whose account is closed.
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("locked_at", BigInteger, nullable=True),
+    Column("closed_at", BigInteger, nullable=True),
+    Column("reason", String(200), nullable=True),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
+operator_limits = Table(
+    "operator_limits",
+    metadata,
+    # The most a player's own limit of a kind and period may be (``responsible.caps``).
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("kind", String(8), primary_key=True),
+    Column("period", String(4), primary_key=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("set_at", BigInteger, nullable=False),
 )

@@ -11,7 +11,7 @@ a round it refuses is left alone (``None``), and the round it returns is the one
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, NamedTuple
 
@@ -208,8 +208,17 @@ def settle_round(
     return SettledRound(change, players)
 
 
-def void_round(connection: Connection, row: RoundRow, reason: str, at: int) -> VoidedRound | None:
-    """Void an unfinished round and return every open stake, with the amount per player.
+def void_round(
+    connection: Connection,
+    row: RoundRow,
+    reason: str,
+    at: int,
+    *,
+    actor: str = "system:dealer",
+    audit: Mapping[str, Any] | None = None,
+) -> VoidedRound | None:
+    """Void an unfinished round and return every open stake, with the amount per player;
+    audited as ``actor``'s (a member of staff's, with ``audit`` added to the details).
 
     A round the state machine does not let void (settled or voided already) is left alone:
     ``None``.
@@ -221,5 +230,5 @@ def void_round(connection: Connection, row: RoundRow, reason: str, at: int) -> V
     returned = return_stakes(connection, current, "voided", at)
     change = RoundChange(save_round(connection, current, voided.round), voided.events)
     details = {"round": row.id, "table": row.table_id, "reason": reason, "returned": returned}
-    append_audit(connection, at, "system:dealer", "round_void", details)
+    append_audit(connection, at, actor, "round_void", {**(audit or {}), **details})
     return VoidedRound(change, returned)

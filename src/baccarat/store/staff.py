@@ -1,0 +1,223 @@
+"""Staff: operators (pit bosses), auditors (read-only) and admins, and their sessions.
+
+A member of staff is a ``staff_users`` row: a username, a role and the argon2id hash of a
+password (``baccarat.passwords``; never the password). Logging in opens a ``staff_sessions``
+row keyed by the SHA-256 of a fresh bearer token, like a player's session but in a table of
+its own: a staff token is no player's session and a player's token no staff session, so
+neither opens the other's routes. A session is live while not ended, not past its expiry
+and used within the idle timeout; a disabled member's sessions are ended.
+
+>>> sorted(ROLES)
+['admin', 'auditor', 'operator']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Connection, select, update
+
+from baccarat.store.accounts import normalize_username
+from baccarat.store.audit_log import append_audit
+from baccarat.store.ledger import new_id
+from baccarat.store.players import new_token, token_hash
+from baccarat.store.schema import staff_sessions, staff_users
+
+__all__ = [
+    "ROLES",
+    "StaffMember",
+    "StaffNameTakenError",
+    "StaffSession",
+    "audit_staff",
+    "create_staff",
+    "disable_staff",
+    "end_staff_session",
+    "find_staff",
+    "list_staff",
+    "live_staff_session",
+    "open_staff_session",
+    "touch_staff_session",
+]
+
+#: Every role: ``auditor`` reads, ``operator`` also acts on tables, rounds and players,
+#: ``admin`` also manages staff.
+ROLES = frozenset({"operator", "auditor", "admin"})
+
+
+class StaffNameTakenError(ValueError):
+    """The username belongs to a member of staff already."""
+
+
+@dataclass(frozen=True, slots=True)
+class StaffMember:
+    """A member of staff as stored."""
+
+    id: str
+    username: str
+    role: str
+    password_hash: str
+    created_at: int
+    disabled_at: int | None
+
+    def public(self) -> dict[str, Any]:
+        """What the admin API shows of the member (never the hash)."""
+        return {
+            "id": self.id,
+            "username": self.username,
+            "role": self.role,
+            "created_at": self.created_at,
+            "disabled_at": self.disabled_at,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StaffSession:
+    """A live staff session: its member and the hash that names it."""
+
+    staff_id: str
+    username: str
+    role: str
+    token_hash: str
+    last_seen_at: int
+
+
+def _member(row: Any) -> StaffMember:
+    disabled = row.disabled_at
+    return StaffMember(
+        row.id,
+        row.username,
+        row.role,
+        row.password_hash,
+        int(row.created_at),
+        None if disabled is None else int(disabled),
+    )
+
+
+def create_staff(
+    connection: Connection, username: str, role: str, password_hash: str, at: int
+) -> StaffMember:
+    """A new member of staff; ``ValueError`` for a bad name or role,
+    ``StaffNameTakenError`` for a name in use."""
+    name = normalize_username(username)
+    if role not in ROLES:
+        raise ValueError(f"a role is one of {', '.join(sorted(ROLES))}, not {role!r}")
+    if find_staff(connection, name) is not None:
+        raise StaffNameTakenError(f"the staff username {name!r} is taken")
+    staff_id = new_id()
+    connection.execute(
+        staff_users.insert().values(
+            id=staff_id, username=name, role=role, password_hash=password_hash, created_at=at
+        )
+    )
+    return StaffMember(staff_id, name, role, password_hash, at, None)
+
+
+def find_staff(connection: Connection, username: str) -> StaffMember | None:
+    """The member of staff named ``username`` (any case, trimmed), disabled or not."""
+    name = username.strip().lower()
+    row = connection.execute(select(staff_users).where(staff_users.c.username == name)).first()
+    return None if row is None else _member(row)
+
+
+def list_staff(connection: Connection) -> list[StaffMember]:
+    """Every member of staff, by username."""
+    query = select(staff_users).order_by(staff_users.c.username)
+    return [_member(row) for row in connection.execute(query)]
+
+
+def disable_staff(connection: Connection, staff_id: str, at: int) -> bool:
+    """Disable a member and end every session of theirs; ``False`` if disabled already."""
+    done = connection.execute(
+        update(staff_users)
+        .where(staff_users.c.id == staff_id, staff_users.c.disabled_at.is_(None))
+        .values(disabled_at=at)
+    ).rowcount
+    connection.execute(
+        update(staff_sessions)
+        .where(staff_sessions.c.staff_id == staff_id, staff_sessions.c.ended_at.is_(None))
+        .values(ended_at=at)
+    )
+    return bool(done)
+
+
+def open_staff_session(
+    connection: Connection, staff_id: str, at: int, lifetime_ms: int
+) -> tuple[str, int]:
+    """A fresh staff bearer token valid at most ``lifetime_ms`` (only its hash is kept),
+    and its expiry."""
+    token = new_token()
+    expires = at + lifetime_ms
+    connection.execute(
+        staff_sessions.insert().values(
+            token_hash=token_hash(token),
+            staff_id=staff_id,
+            created_at=at,
+            expires_at=expires,
+            last_seen_at=at,
+        )
+    )
+    return token, expires
+
+
+def live_staff_session(
+    connection: Connection, token: str, now: int, idle_ms: int
+) -> StaffSession | None:
+    """The live session of a staff ``token`` of a member not disabled, or ``None``."""
+    hashed = token_hash(token)
+    joined = staff_sessions.join(staff_users, staff_users.c.id == staff_sessions.c.staff_id)
+    row = connection.execute(
+        select(
+            staff_sessions.c.staff_id,
+            staff_sessions.c.last_seen_at,
+            staff_users.c.username,
+            staff_users.c.role,
+        )
+        .select_from(joined)
+        .where(
+            staff_sessions.c.token_hash == hashed,
+            staff_sessions.c.ended_at.is_(None),
+            staff_sessions.c.expires_at > now,
+            staff_sessions.c.last_seen_at > now - idle_ms,
+            staff_users.c.disabled_at.is_(None),
+        )
+    ).first()
+    if row is None:
+        return None
+    return StaffSession(row.staff_id, row.username, row.role, hashed, int(row.last_seen_at))
+
+
+def touch_staff_session(connection: Connection, hashed: str, at: int) -> None:
+    """Record a use of the staff session at ``at`` (it stays live another idle timeout)."""
+    connection.execute(
+        update(staff_sessions)
+        .where(staff_sessions.c.token_hash == hashed, staff_sessions.c.last_seen_at < at)
+        .values(last_seen_at=at)
+    )
+
+
+def end_staff_session(connection: Connection, hashed: str, at: int) -> bool:
+    """End the staff session named by its hash; ``False`` if it had ended."""
+    return bool(
+        connection.execute(
+            update(staff_sessions)
+            .where(staff_sessions.c.token_hash == hashed, staff_sessions.c.ended_at.is_(None))
+            .values(ended_at=at)
+        ).rowcount
+    )
+
+
+def audit_staff(
+    connection: Connection,
+    at: int,
+    session: StaffSession,
+    action: str,
+    reason: str | None,
+    details: dict[str, Any],
+) -> None:
+    """Append a staff action to the audit chain, in the action's own transaction: who
+    (``staff:<username>`` and the role), when (the record's time), what and why."""
+    body = {"role": session.role, **details}
+    if reason is not None:
+        body["reason"] = reason
+    append_audit(connection, at, f"staff:{session.username}", action, body)
