@@ -57,6 +57,7 @@ _COMMAND_EXTRA = {
     "ledger": "server",
     "keys": "server",
     "audit": "server",
+    "admin": "server",
     "odds": "sim",
     "simulate": "sim",
 }

@@ -17,7 +17,14 @@ from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 
 from baccarat.server.actions import Accounts, Cashier, PlayerControls
+from baccarat.server.actions.admin_players import PlayerDesk
+from baccarat.server.actions.admin_records import RecordDesk
+from baccarat.server.actions.admin_reports import ReportDesk
+from baccarat.server.actions.admin_rounds import RoundDesk
+from baccarat.server.actions.admin_staff import StaffAccounts
+from baccarat.server.actions.admin_tables import TableDesk
 from baccarat.server.actions.reality_checks import push_reality_checks
+from baccarat.server.admin_deps import Desks
 from baccarat.server.clock import Clock, SystemClock
 from baccarat.server.config import ServerConfig
 from baccarat.server.errors import install_error_handlers
@@ -38,6 +45,9 @@ The live feed is the WebSocket `/ws/tables/{table_id}`.
 
 Registered players log in at `/api/sessions` (a token that expires); limits, breaks, the
 session time limit and reality checks are enforced on every bet and deposit.
+
+Staff (operators, auditors, admins) log in at `/api/admin/login`; their token opens only
+`/api/admin` routes, each checked by role, and every change is in the audit chain.
 """
 
 
@@ -91,6 +101,14 @@ def create_app(
     app.state.accounts = Accounts(service, protections.guard, account_clock)
     app.state.controls = PlayerControls(service, account_clock)
     app.state.cashier = Cashier(service, account_clock)
+    app.state.staff = StaffAccounts(service, protections.guard, account_clock)
+    app.state.desks = Desks(
+        tables=TableDesk(service, account_clock),
+        rounds=RoundDesk(service, account_clock),
+        players=PlayerDesk(service, account_clock),
+        records=RecordDesk(service, account_clock),
+        reports=ReportDesk(service, account_clock),
+    )
     install_error_handlers(app)
     for router, responses in ROUTERS:
         app.include_router(router, responses=responses)

@@ -25,8 +25,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
@@ -48,6 +49,7 @@ from baccarat.store.rounds import (
     RoundChange,
     RoundRow,
     close_round,
+    get_round,
     last_finished_round,
     open_round,
     record_reveal,
@@ -66,6 +68,7 @@ from baccarat.store.shoes import (
     open_shoe,
     start_shoe,
 )
+from baccarat.store.table_controls import get_control, take_pending
 from baccarat.table import RESTART_VOID_REASON, Phase, recovery_action, turn_order
 
 __all__ = ["Dealer"]
@@ -73,6 +76,8 @@ __all__ = ["Dealer"]
 T = TypeVar("T")
 #: How often, at most, the open round's stakes per spot are read and sent.
 STAKES_EVERY_S = 0.5
+#: How often a paused or closed table's dealer asks whether it may open a round again.
+CONTROL_POLL_S = 0.25
 log = logging.getLogger("baccarat.server")
 
 
@@ -125,7 +130,8 @@ class Dealer:
                 await self.resume(resumable)
                 while not self.hand_over.is_set():
                     await self._ensure_shoe()
-                    await self._play_round()
+                    if await self._may_open():
+                        await self._play_round()
                 log.warning("baccarat-node: %s hands %s over", self.node_id, self.table_id)
                 return
             except asyncio.CancelledError:
@@ -157,6 +163,8 @@ class Dealer:
         The voids are done before the server listens (no bet can land in such a round); each
         client that connects later finds the last one in its snapshot's ``last_round``.
         """
+        applied = await self.runner.read(lambda c: get_control(c, self.table_id).applied)
+        self._use_controls(applied)
         shoe_row = await self.runner.read(lambda c: open_shoe(c, self.table_id, self.vault))
         ended = await self.runner.read(lambda c: last_ended_shoe(c, self.table_id))
         self.live.previous_shoe = None if ended is None else ended.public()
@@ -228,6 +236,36 @@ class Dealer:
         # Not the round in play: a client learns of it from the event or its last_round.
         self.live.announce(voided.change.row, voided.change.events, own)
 
+    # -- what operators set (baccarat.store.table_controls) -------------------------
+
+    def _use_controls(self, applied: dict[str, Any] | None) -> None:
+        """Deal by the rule set and settings operators applied (``None``: the table's own)."""
+        if not applied:
+            return
+        toml = applied.get("ruleset_toml")
+        if toml is not None:
+            self.table_ruleset = parse_ruleset(toml)
+        if applied.get("settings"):
+            self.live.settings = replace(self.live.settings, **applied["settings"])
+
+    async def _may_open(self) -> bool:
+        """Whether a new round may open: wait while operators pause or close the table
+        (the round in play has finished by now); ``False`` if the table is handed over."""
+        while not self.hand_over.is_set():
+            status = await self.runner.read(lambda c: get_control(c, self.table_id).status)
+            if status == "open":
+                return True
+            await self.clock.sleep(CONTROL_POLL_S)
+        return False
+
+    def staff_void(self, change: RoundChange, own: dict[str, dict[str, Any]]) -> None:
+        """Staff voided round ``change.row`` before its cards were drawn (stored already):
+        show it; the dealer finds it voided at its next step and deals no coup for it."""
+        if self.live.round is not None and self.live.round.id == change.row.id:
+            self.live.follow(change, own)
+        else:
+            self.live.announce(change.row, change.events, own)
+
     # -- shoes -----------------------------------------------------------------------
 
     async def _ensure_shoe(self) -> None:
@@ -236,6 +274,8 @@ class Dealer:
             if self.shoe is None or not self.shoe.finished:
                 return
             await self._end_shoe()
+        # What operators changed for the next shoe applies from this one.
+        self._use_controls(await self._write(lambda c: take_pending(c, self.table_id, db_now(c))))
         ruleset = self.table_ruleset
         seed, shoe_id = new_server_seed(), new_id()
 
@@ -304,6 +344,8 @@ class Dealer:
         live.begin(opened.row)
         live.follow(opened)
         closed = await self._close(opened.row)
+        if closed.row.phase is Phase.VOIDED:  # staff voided it while it was open
+            return
         live.follow(closed)
         await self._checkpoint("closing", closed.row.id)
         if self.shoe is None:
@@ -315,10 +357,16 @@ class Dealer:
         coup = self.shoe.deal_coup()
         round_id = closed.row.id
 
-        def storing(c: Connection) -> RoundChange:
+        def storing(c: Connection) -> RoundChange | None:
+            current = get_round(c, round_id, lock=True)
+            if current is None or not current.state.allows("deal"):
+                return None  # staff voided it since it closed
             return store_cards(c, round_id, coup.cards, db_now(c))
 
         dealt = await self._write(storing)
+        if dealt is None:  # the coup was not stored: the shoe goes back to the stored coups
+            await self._load_shoe(shoe_row)
+            return
         live.follow(dealt)  # no event: the cards leave the table only as they are turned
         await self._reveal_and_settle(dealt.row)
 

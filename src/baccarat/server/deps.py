@@ -3,18 +3,24 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import Depends, Header, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.actions import Accounts, Cashier, PlayerControls
-from baccarat.server.errors import ApiError
+from baccarat.server.actions.admin_staff import StaffAccounts
+from baccarat.server.errors import ApiError, refused
 from baccarat.server.models import KEY_PATTERN, PRINTABLE
 from baccarat.server.service import Service
 from baccarat.store.sessions import LiveSession
+from baccarat.store.staff import StaffSession
 
 __all__ = [
+    "ACT",
+    "ADMIN",
+    "READ",
     "AccountsDep",
     "Bettor",
     "CashierDep",
@@ -27,6 +33,12 @@ __all__ = [
     "PassiveSession",
     "ServiceDep",
     "ShoeId",
+    "Staff",
+    "StaffAccountsDep",
+    "StaffActor",
+    "StaffAdmin",
+    "StaffAny",
+    "StaffReader",
     "TableId",
 ]
 
@@ -151,3 +163,55 @@ async def bettor(service: ServiceDep, credentials: Credentials) -> tuple[str, st
 
 
 Bettor = Annotated[tuple[str, str], Depends(bettor)]
+
+
+# Staff (``/api/admin``): a staff token, in ``staff_sessions``, never a player's.
+
+#: Who may read everything; who may act on tables, rounds and players; who manages staff.
+READ = frozenset({"auditor", "operator", "admin"})
+ACT = frozenset({"operator", "admin"})
+ADMIN = frozenset({"admin"})
+
+
+async def _staff_accounts(request: Request) -> StaffAccounts:
+    staff: StaffAccounts = request.app.state.staff
+    return staff
+
+
+StaffAccountsDep = Annotated[StaffAccounts, Depends(_staff_accounts)]
+
+
+class _StaffCheck:
+    """The staff member behind the bearer token, if their role is one of ``roles``: 401
+    without a live staff token, 403 ``staff_only`` for a player's token, 403
+    ``role_forbidden`` for another role. Checked on the server for every admin route."""
+
+    def __init__(self, roles: frozenset[str]) -> None:
+        self.roles = roles
+
+    async def __call__(self, staff: StaffAccountsDep, credentials: Credentials) -> StaffSession:
+        if credentials is None:
+            raise ApiError(401, "unauthorized", _NO_TOKEN)
+        token = credentials.credentials
+        session = await staff.session(token)
+        if session is None:
+            if await staff.is_player_token(token):
+                message = "a player's token opens no admin route: log in at /api/admin/login"
+                raise refused(Refusal(RefusalCode.STAFF_ONLY, message))
+            raise ApiError(401, "unauthorized", _BAD_TOKEN)
+        if session.role not in self.roles:
+            allowed = ", ".join(sorted(self.roles))
+            message = f"the role {session.role!r} may not do this (allowed: {allowed})"
+            raise refused(Refusal(RefusalCode.ROLE_FORBIDDEN, message))
+        return session
+
+
+def Staff(roles: frozenset[str]) -> Any:  # noqa: N802  (a dependency, named like a type)
+    """The one staff dependency: ``Annotated[StaffSession, Staff(READ)]``."""
+    return Depends(_StaffCheck(roles))
+
+
+StaffAny = Annotated[StaffSession, Staff(READ)]
+StaffReader = StaffAny
+StaffActor = Annotated[StaffSession, Staff(ACT)]
+StaffAdmin = Annotated[StaffSession, Staff(ADMIN)]

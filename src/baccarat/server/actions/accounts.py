@@ -23,7 +23,7 @@ from baccarat.passwords import (
     needs_rehash,
     verify_password,
 )
-from baccarat.refusals import Refusal
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible import PlayerState, Session, may_play
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock, iso_utc
@@ -44,6 +44,7 @@ from baccarat.store.accounts import (
 )
 from baccarat.store.audit_log import append_audit
 from baccarat.store.clock import db_now
+from baccarat.store.player_status import PlayerStatus, get_status
 from baccarat.store.players import create_player, is_demo, new_token, player_balance, token_hash
 from baccarat.store.responsible import Controls, load_controls, save_controls
 from baccarat.store.sessions import LiveSession, issue_ticket
@@ -55,6 +56,15 @@ __all__ = ["GUESTS_DISABLED", "TICKET_TTL_MS", "Accounts"]
 GUESTS_DISABLED = "guests_disabled"
 #: How long a feed ticket opens the feed: enough to connect, too short to be worth stealing.
 TICKET_TTL_MS = 30_000
+
+
+def status_refusal(status: PlayerStatus) -> Refusal | None:
+    """Why an operator's lock or closure refuses a login, if it does."""
+    if status.state == "closed":
+        return Refusal(RefusalCode.ACCOUNT_CLOSED, "this account is closed")
+    if status.state == "locked":
+        return Refusal(RefusalCode.ACCOUNT_LOCKED, "this account is locked: contact support")
+    return None
 
 
 class Accounts:
@@ -157,7 +167,9 @@ class Accounts:
         def run(c: Connection) -> tuple[str, int, Session] | Refusal:
             controls = load_controls(c, [pid], lock=True).get(pid, Controls())
             moment = from_epoch_ms(now)
-            refusal = may_play(PlayerState(breaks=controls.breaks), moment)
+            refusal = status_refusal(get_status(c, pid)) or may_play(
+                PlayerState(breaks=controls.breaks), moment
+            )
             if refusal is not None:
                 # Committed with the refusal: an attempt to play during a break is on record.
                 details = {"code": refusal.code.value}

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible import (
     BreakError,
     BreakKind,
@@ -36,9 +37,10 @@ from baccarat.responsible import (
     usage,
 )
 from baccarat.responsible import Session as PolicySession
+from baccarat.responsible.caps import cap_problem
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import ApiError, refused
 from baccarat.server.feedsessions import end_feeds
 from baccarat.server.models import (
     BreaksView,
@@ -51,6 +53,7 @@ from baccarat.server.models import (
 from baccarat.server.service import Service
 from baccarat.store.accounts import end_sessions
 from baccarat.store.audit_log import append_audit
+from baccarat.store.operator_limits import load_caps
 from baccarat.store.players import is_demo
 from baccarat.store.responsible import Controls, load_activity, load_controls, save_controls
 
@@ -60,6 +63,10 @@ T = TypeVar("T")
 
 #: A change of the controls: the new controls, the audit action, its details, the result.
 ControlChange = Callable[[Controls, datetime], tuple[Controls, str, dict[str, Any], T]]
+
+
+class _AboveCapError(LimitError):
+    """A player's limit above the operator's."""
 
 
 def update_controls(c: Connection, player: str, now_ms: int, change: ControlChange[T]) -> T:
@@ -191,19 +198,26 @@ class PlayerControls:
     ) -> LimitChanged:
         now_ms = self.clock.now_ms()
 
-        def change(
-            controls: Controls, now: datetime
-        ) -> tuple[Controls, str, dict[str, Any], Change]:
-            limits, made = operate(controls.limits, now)
-            return replace(controls, limits=limits), "limit_change", made.to_json(), made
-
         def run(c: Connection) -> dict[str, Any]:
+            caps = load_caps(c, player)  # the operator's: a limit may not pass them
+
+            def change(
+                controls: Controls, now: datetime
+            ) -> tuple[Controls, str, dict[str, Any], Change]:
+                limits, made = operate(controls.limits, now)
+                problem = cap_problem(limits, caps)
+                if problem is not None:
+                    raise _AboveCapError(problem)
+                return replace(controls, limits=limits), "limit_change", made.to_json(), made
+
             made = update_controls(c, player, now_ms, change)
             view = limits_view(load_controls(c, [player])[player], c, player, now_ms)
             return {"change": {**made.to_json(), "message": made.message}, **view}
 
         try:
             return LimitChanged.model_validate(await self.service.runner.write(run))
+        except _AboveCapError as error:
+            raise refused(Refusal(RefusalCode.ABOVE_OPERATOR_LIMIT, str(error))) from None
         except LimitError as error:
             raise ApiError(422, "invalid_limit", str(error)) from None
 

@@ -1,6 +1,7 @@
 """One router per resource: players, tables, bets, rounds, shoes, health, the table feed, and
 the player's account (accounts and sessions, the cashier, limits and breaks, the session,
-recall, the rules page).
+recall, the rules page); and the operator's side, ``admin_*`` (staff sessions and staff,
+tables, rounds, players, shoes and the audit log, reports).
 
 A router parses a request, calls the service or a player action
 (``baccarat.server.actions``) and answers with a model of ``baccarat.server.models``; no
@@ -15,6 +16,13 @@ from fastapi import APIRouter
 
 from baccarat.server.routers import (
     accounts,
+    admin_players,
+    admin_records,
+    admin_reports,
+    admin_rounds,
+    admin_session,
+    admin_staff,
+    admin_tables,
     bets,
     cashier,
     controls,
@@ -52,4 +60,12 @@ ROUTERS: tuple[tuple[APIRouter, dict[int | str, dict[str, Any]]], ...] = (
     (session.router, {}),
     (history.router, {}),
     (rules.router, {}),
+    # The operator's side (``/api/admin``, docs/admin.md): staff tokens only.
+    (admin_session.router, {}),
+    (admin_staff.router, {}),
+    (admin_tables.router, {}),
+    (admin_rounds.router, {}),
+    (admin_players.router, {}),
+    (admin_records.router, {}),
+    (admin_reports.router, {}),
 )

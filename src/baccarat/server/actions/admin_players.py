@@ -1,0 +1,180 @@
+"""Operators and players: search, balance, history and responsible-gaming state; lock,
+unlock and close an account; operator limits.
+
+A lock ends every session of the player and closes their feeds; a locked or closed player
+cannot log in (``accounts.status_refusal``). A closure is a lock that cannot be undone; the
+money stays in the ledger. An operator limit caps the player's own limit of that kind and
+period: the player's limit is lowered to it at once if higher (``responsible.caps``), and
+the player may lower it further but never raise it past the cap. Each change is one
+transaction with its audit record.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection
+
+from baccarat.responsible.caps import impose_cap
+from baccarat.responsible.instants import from_epoch_ms
+from baccarat.server.actions.controls import breaks_view
+from baccarat.server.admin_models import (
+    CapRequest,
+    CapsView,
+    PlayerDetail,
+    PlayerList,
+    PlayerSummary,
+)
+from baccarat.server.clock import Clock, iso_utc
+from baccarat.server.errors import ApiError
+from baccarat.server.feedsessions import end_feeds
+from baccarat.server.models import HistoryPage, HistoryRound
+from baccarat.server.service import Service
+from baccarat.store.admin_reads import find_players, player_summary
+from baccarat.store.history import history_page
+from baccarat.store.operator_limits import load_caps, remove_cap, save_cap
+from baccarat.store.player_status import PlayerStatus, get_status, save_status
+from baccarat.store.responsible import Controls, load_controls, save_controls
+from baccarat.store.sessions import end_sessions
+from baccarat.store.staff import StaffSession, audit_staff
+
+__all__ = ["PlayerDesk"]
+
+
+def _summary(found: dict[str, Any]) -> PlayerSummary:
+    last = found["last_login_at"]
+    return PlayerSummary.model_validate(
+        {
+            **{key: found[key] for key in ("id", "username", "demo", "balance", "status")},
+            "created_at": iso_utc(found["created_at"]),
+            "last_login_at": None if last is None else iso_utc(last),
+        }
+    )
+
+
+def _caps(c: Connection, player: str) -> list[dict[str, Any]]:
+    return [
+        {"kind": kind.value, "period": period.value, "amount": amount}
+        for (kind, period), amount in sorted(load_caps(c, player).items())
+    ]
+
+
+class PlayerDesk:
+    """The player actions of one server, judged by the policy clock ``clock``."""
+
+    def __init__(self, service: Service, clock: Clock) -> None:
+        self.service = service
+        self.clock = clock
+
+    async def search(self, text: str, limit: int) -> PlayerList:
+        found = await self.service.runner.read(lambda c: find_players(c, text, limit))
+        return PlayerList(players=[_summary(item) for item in found])
+
+    def _found(self, c: Connection, player: str) -> dict[str, Any]:
+        found = player_summary(c, player)
+        if found is None:
+            raise ApiError(404, "player_not_found", f"there is no player {player!r}")
+        return found
+
+    async def detail(self, player: str) -> PlayerDetail:
+        """Balance, status, limits and caps, breaks and the running session."""
+        now_ms = self.clock.now_ms()
+
+        def run(c: Connection) -> PlayerDetail:
+            found = self._found(c, player)
+            controls = load_controls(c, [player]).get(player, Controls())
+            stored = controls.limits.to_json()
+            session = controls.session
+            return PlayerDetail.model_validate(
+                {
+                    "player": _summary(found),
+                    "status_reason": get_status(c, player).reason,
+                    "limits": stored["limits"],
+                    "pending": stored["pending"],
+                    "caps": _caps(c, player),
+                    "breaks": breaks_view(controls, now_ms),
+                    "session": None if session is None else session.to_json(),
+                }
+            )
+
+        return await self.service.runner.read(run)
+
+    async def history(self, player: str, page: int, per_page: int) -> HistoryPage:
+        def run(c: Connection) -> tuple[int, list[HistoryRound]]:
+            self._found(c, player)
+            total, rounds = history_page(c, player, page, per_page)
+            return total, [
+                HistoryRound.model_validate({**r.to_json(), "time": iso_utc(r.time_ms)})
+                for r in rounds
+            ]
+
+        total, rounds = await self.service.runner.read(run)
+        pages = (total + per_page - 1) // per_page
+        return HistoryPage(page=page, per_page=per_page, total=total, pages=pages, rounds=rounds)
+
+    async def set_state(
+        self, session: StaffSession, player: str, state: str, reason: str
+    ) -> PlayerSummary:
+        """Lock, unlock or close the account (``state``: locked, active or closed)."""
+        now = self.clock.now_ms()
+
+        def run(c: Connection) -> dict[str, Any]:
+            self._found(c, player)
+            before = get_status(c, player)
+            if before.state == "closed":
+                raise ApiError(409, "player_closed", "the account is closed for good")
+            if before.state == state:
+                raise ApiError(409, f"player_{state}", f"the account is {state} already")
+            locked = None if state == "active" else (before.locked_at or now)
+            closed = now if state == "closed" else None
+            save_status(c, player, PlayerStatus(locked, closed, reason), now)
+            ended = 0 if state == "active" else end_sessions(c, player, now)
+            action = {"locked": "player_lock", "active": "player_unlock", "closed": "player_close"}
+            details = {"player": player, "before": before.state, "sessions_ended": ended}
+            audit_staff(c, now, session, action[state], reason, details)
+            return self._found(c, player)
+
+        found = await self.service.runner.write(run)
+        if state != "active":
+            end_feeds(self.service, player)
+        return _summary(found)
+
+    async def set_cap(self, session: StaffSession, player: str, body: CapRequest) -> CapsView:
+        """Set (or, with no amount, remove) an operator limit of one kind and period."""
+        now = self.clock.now_ms()
+        kind, period, amount = body.kind, body.period, body.amount
+
+        def run(c: Connection) -> CapsView:
+            self._found(c, player)
+            details: dict[str, Any] = {
+                "player": player,
+                "kind": kind.value,
+                "period": period.value,
+                "amount": amount,
+            }
+            if amount is None:
+                if not remove_cap(c, player, kind, period):
+                    raise ApiError(409, "no_operator_limit", "there is no such operator limit")
+            else:
+                save_cap(c, player, kind, period, amount, now)
+                controls = load_controls(c, [player], lock=True).get(player, Controls())
+                limits, change = impose_cap(controls.limits, kind, period, amount, _at(now))
+                save_controls(c, player, replace(controls, limits=limits), now)
+                details["player_limit"] = change.to_json()
+            audit_staff(c, now, session, "operator_limit", body.reason, details)
+            controls = load_controls(c, [player]).get(player, Controls())
+            return CapsView.model_validate(
+                {
+                    "player_id": player,
+                    "caps": _caps(c, player),
+                    "limits": controls.limits.to_json()["limits"],
+                }
+            )
+
+        return await self.service.runner.write(run)
+
+
+def _at(now_ms: int) -> datetime:
+    return from_epoch_ms(now_ms)

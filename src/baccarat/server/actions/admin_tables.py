@@ -1,0 +1,170 @@
+"""Operators and tables: open, pause and close a table; change its rule set, limits, timings
+and dealing mode for its next shoe; see who watches and who bets.
+
+What an operator sets is stored (``baccarat.store.table_controls``), so it holds for whichever
+node deals the table: its dealer reads the status before it opens each round (a pause lets
+the round in play finish) and takes the pending change when it starts the next shoe. Every
+change is audited in its own transaction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import Connection
+
+from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset, parse_ruleset
+from baccarat.server.admin_models import TableAudience, TableChange, TableControlView
+from baccarat.server.clock import Clock
+from baccarat.server.errors import ApiError
+from baccarat.server.mirror import TableMirror
+from baccarat.server.service import Service
+from baccarat.store.admin_reads import round_bettors
+from baccarat.store.staff import StaffSession, audit_staff
+from baccarat.store.table_controls import TableControl, get_control, set_pending, set_status
+
+__all__ = ["TableDesk", "pending_view"]
+
+
+def pending_view(pending: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What waits for the next shoe, as the API shows it: the rule set's name and every
+    bet's limits (when the rule set changes), and the settings."""
+    if pending is None:
+        return None
+    shown: dict[str, Any] = {}
+    toml = pending.get("ruleset_toml")
+    if toml is not None:
+        ruleset = parse_ruleset(toml)
+        shown["ruleset"] = ruleset.name
+        shown["limits"] = {
+            name: {"min_stake": rule.min_stake, "max_stake": rule.max_stake}
+            for name, rule in ruleset.bets.items()
+        }
+    if pending.get("settings"):
+        shown["settings"] = dict(pending["settings"])
+    return shown
+
+
+class TableDesk:
+    """The table actions of one server."""
+
+    def __init__(self, service: Service, clock: Clock) -> None:
+        self.service = service
+        self.clock = clock
+
+    def _view(self, mirror: TableMirror, control: TableControl) -> TableControlView:
+        snapshot = mirror.snapshot() if mirror.ready.is_set() else {}
+        round_state = snapshot.get("round")
+        return TableControlView(
+            id=mirror.id,
+            status=control.status,
+            phase=None if round_state is None else round_state["phase"],
+            round_id=None if round_state is None else round_state["id"],
+            ruleset=mirror.ruleset.name,
+            settings=snapshot.get("settings", mirror.settings.to_json()),
+            pending=pending_view(control.pending),
+            watching=mirror.audience(),
+        )
+
+    def _mirror(self, table_id: str) -> TableMirror:
+        mirror = self.service.tables.get(table_id)
+        if mirror is None:
+            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
+        return mirror
+
+    async def tables(self) -> list[TableControlView]:
+        ids = sorted(self.service.tables)
+
+        def run(c: Connection) -> list[TableControl]:
+            return [get_control(c, table_id) for table_id in ids]
+
+        controls = await self.service.runner.read(run)
+        return [self._view(self.service.tables[c.table_id], c) for c in controls]
+
+    async def table(self, table_id: str) -> TableControlView:
+        mirror = self._mirror(table_id)
+        control = await self.service.runner.read(lambda c: get_control(c, table_id))
+        return self._view(mirror, control)
+
+    async def set_status(
+        self, session: StaffSession, table_id: str, status: str, reason: str
+    ) -> TableControlView:
+        """Open, pause or close the table: no new round opens unless it is open."""
+        mirror = self._mirror(table_id)
+        now = self.clock.now_ms()
+
+        def run(c: Connection) -> TableControl:
+            before = set_status(c, table_id, status, now)
+            details = {"table": table_id, "before": before.status, "after": status}
+            audit_staff(c, now, session, f"table_{_VERB[status]}", reason, details)
+            return get_control(c, table_id)
+
+        return self._view(mirror, await self.service.runner.write(run))
+
+    async def change(
+        self, session: StaffSession, table_id: str, body: TableChange
+    ) -> TableControlView:
+        """Change the rule set, limits, timings or dealing mode from the table's next shoe."""
+        mirror = self._mirror(table_id)
+        settings = {
+            key: value
+            for key in ("betting_ms", "reveal_ms", "result_ms", "dealing")
+            if (value := getattr(body, key)) is not None
+        }
+        if body.ruleset is None and body.limits is None and not settings:
+            raise ApiError(422, "invalid_request", "nothing to change")
+        now = self.clock.now_ms()
+
+        def run(c: Connection) -> TableControl:
+            control = get_control(c, table_id, lock=True)
+            change: dict[str, Any] = {}
+            if body.ruleset is not None or body.limits is not None:
+                ruleset = _next_ruleset(mirror.ruleset, control.pending, body)
+                change["ruleset_toml"] = ruleset.to_toml()
+            if settings:
+                change["settings"] = settings
+            after = set_pending(c, table_id, change, now)
+            details = {"table": table_id, "next_shoe": pending_view(change)}
+            audit_staff(c, now, session, "table_change", body.reason, details)
+            return after
+
+        return self._view(mirror, await self.service.runner.write(run))
+
+    async def audience(self, table_id: str) -> TableAudience:
+        """Who watches (feed connections) and who bets on the round in play."""
+        mirror = self._mirror(table_id)
+        round_id = mirror.round_id
+        bettors: dict[str, dict[str, int]] = {}
+        if round_id is not None:
+            bettors = await self.service.runner.read(lambda c: round_bettors(c, round_id))
+        return TableAudience(
+            table_id=table_id, watching=mirror.audience(), round_id=round_id, bettors=bettors
+        )
+
+
+_VERB = {"open": "open", "paused": "pause", "closed": "close"}
+
+
+def _next_ruleset(current: RuleSet, pending: dict[str, Any] | None, body: TableChange) -> RuleSet:
+    """The rule set of the next shoe: the one asked for (or the one already pending, or the
+    table's), with the limits asked for; 422 for an unknown rule set or bad limits."""
+    if body.ruleset is not None:
+        if body.ruleset not in BUILTIN_RULESETS:
+            known = ", ".join(BUILTIN_RULESETS)
+            raise ApiError(
+                404, "ruleset_not_found", f"no built-in rule set {body.ruleset!r} ({known})"
+            )
+        base = load_ruleset(body.ruleset)
+    elif pending is not None and pending.get("ruleset_toml"):
+        base = parse_ruleset(pending["ruleset_toml"])
+    else:
+        base = current
+    bets = dict(base.bets)
+    for name, limits in (body.limits or {}).items():
+        if name not in bets:
+            raise ApiError(422, "bet_not_offered", f"{base.name!r} does not offer {name!r}")
+        if limits.min_stake > limits.max_stake:
+            raise ApiError(422, "invalid_limits", f"{name}: min_stake is above max_stake")
+        bets[name] = replace(bets[name], min_stake=limits.min_stake, max_stake=limits.max_stake)
+    return replace(base, bets=bets)

@@ -1,0 +1,72 @@
+"""``/api/admin/tables``: open, pause and close tables; change the next shoe's rule set,
+limits, timings and dealing mode; who watches and who bets."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from baccarat.server.admin_deps import DesksDep, admin_errors
+from baccarat.server.admin_models import (
+    ReasonBody,
+    TableAudience,
+    TableChange,
+    TableControlView,
+    TableList,
+)
+from baccarat.server.deps import StaffActor, StaffReader, TableId
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["admin"])
+
+
+@router.get("/api/admin/tables", responses=admin_errors())
+async def list_tables(_session: StaffReader, desks: DesksDep) -> TableList:
+    """Every table: open, paused or closed, the round in play, what waits for the next shoe."""
+    return TableList(tables=await desks.tables.tables())
+
+
+@router.get("/api/admin/tables/{table_id}", responses=admin_errors(404, 422))
+async def get_table(table_id: TableId, _session: StaffReader, desks: DesksDep) -> TableControlView:
+    """One table's controls."""
+    return await desks.tables.table(table_id)
+
+
+@router.post("/api/admin/tables/{table_id}/open", responses=admin_errors(404, 422))
+async def open_table(
+    table_id: TableId, body: ReasonBody, session: StaffActor, desks: DesksDep
+) -> TableControlView:
+    """Let rounds open again."""
+    return await desks.tables.set_status(session, table_id, "open", body.reason)
+
+
+@router.post("/api/admin/tables/{table_id}/pause", responses=admin_errors(404, 422))
+async def pause_table(
+    table_id: TableId, body: ReasonBody, session: StaffActor, desks: DesksDep
+) -> TableControlView:
+    """No new round opens once the round in play has settled."""
+    return await desks.tables.set_status(session, table_id, "paused", body.reason)
+
+
+@router.post("/api/admin/tables/{table_id}/close", responses=admin_errors(404, 422))
+async def close_table(
+    table_id: TableId, body: ReasonBody, session: StaffActor, desks: DesksDep
+) -> TableControlView:
+    """Take the table out of service: like a pause, until it is opened again."""
+    return await desks.tables.set_status(session, table_id, "closed", body.reason)
+
+
+@router.put("/api/admin/tables/{table_id}/next-shoe", responses=admin_errors(404, 422))
+async def change_next_shoe(
+    table_id: TableId, body: TableChange, session: StaffActor, desks: DesksDep
+) -> TableControlView:
+    """Change the rule set, limits, timings or dealing mode: they apply from the next shoe."""
+    return await desks.tables.change(session, table_id, body)
+
+
+@router.get("/api/admin/tables/{table_id}/audience", responses=admin_errors(404, 422))
+async def table_audience(
+    table_id: TableId, _session: StaffReader, desks: DesksDep
+) -> TableAudience:
+    """How many watch, and each bettor's stakes on the round in play."""
+    return await desks.tables.audience(table_id)

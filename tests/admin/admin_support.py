@@ -1,0 +1,148 @@
+"""Helpers of the admin API tests: the app in-process (TestClient) on a SQLite file with two
+fast tables (``standard``, and ``quick``, whose shoes end after one to three coups), a member
+of staff of each role, guests, rounds, and reads of the database (audit log, ledger)."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import httpx
+from fastapi.testclient import TestClient
+
+from baccarat.passwords import hash_password
+from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.store import Database, check_ledger, upgrade
+from baccarat.store.audit_log import audit_rows
+from baccarat.store.staff import create_staff
+
+QUICK_TABLE = Path(__file__).parents[1] / "server" / "data" / "quick.toml"
+ROLES = ("auditor", "operator", "admin")
+PASSWORD = "Pit-Boss-Pass-9"
+T = TypeVar("T")
+
+
+def wait_for(check: Callable[[], T | None], timeout: float, what: str) -> T:
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value is not None and value is not False:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.03)
+
+
+def add_staff(db_url: str, username: str, role: str) -> None:
+    """A member of staff, written straight to the database (as ``baccarat admin`` does)."""
+    database = Database(db_url)
+    try:
+        upgrade(database)
+        with database.write() as connection:
+            create_staff(connection, username, role, hash_password(PASSWORD), 0)
+    finally:
+        database.dispose()
+
+
+class Admin:
+    """A running app, a staff token per role and a few helpers."""
+
+    def __init__(self, client: TestClient, db_url: str) -> None:
+        self.client = client
+        self.db_url = db_url
+        self.tokens = {role: self.login(f"staff-{role}")["token"] for role in ROLES}
+
+    def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> httpx.Response:
+        headers = dict(kw.pop("headers", {}))
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        response: httpx.Response = self.client.request(method, path, headers=headers, **kw)
+        return response
+
+    def as_role(self, role: str, method: str, path: str, **kw: Any) -> httpx.Response:
+        return self.call(method, path, self.tokens[role], **kw)
+
+    def login(self, username: str, password: str = PASSWORD) -> dict[str, Any]:
+        response = self.call(
+            "POST", "/api/admin/login", json={"username": username, "password": password}
+        )
+        assert response.status_code == 201, response.text
+        data: dict[str, Any] = response.json()
+        return data
+
+    def guest(self) -> tuple[str, str]:
+        response = self.call("POST", "/api/players")
+        assert response.status_code == 201, response.text
+        data = response.json()
+        return data["id"], data["token"]
+
+    def open_round(self, table: str = "standard", min_left_ms: int = 200) -> int:
+        def check() -> int | None:
+            data = self.call("GET", f"/api/tables/{table}").json()
+            state = data["round"]
+            if (
+                state
+                and state["phase"] == "open"
+                and state["closes_at_ms"] - data["now"] > min_left_ms
+            ):
+                return int(state["id"])
+            return None
+
+        return wait_for(check, 20, f"an open round at {table}")
+
+    def bet(
+        self, token: str, round_id: int, bets: dict[str, int], table: str = "standard"
+    ) -> httpx.Response:
+        return self.call(
+            "POST",
+            f"/api/tables/{table}/bets",
+            token,
+            json={"round_id": round_id, "bets": bets},
+            headers={"Idempotency-Key": uuid.uuid4().hex},
+        )
+
+    def round_view(self, round_id: int) -> dict[str, Any]:
+        data: dict[str, Any] = self.call("GET", f"/api/rounds/{round_id}").json()
+        return data
+
+    def wait_final(self, round_id: int) -> dict[str, Any]:
+        return wait_for(
+            lambda: (lambda v: v if v["phase"] in ("settled", "voided") else None)(
+                self.round_view(round_id)
+            ),
+            20,
+            f"round {round_id} to finish",
+        )
+
+    def audit(self) -> list[dict[str, Any]]:
+        """Every audit record, read from the database."""
+        database = Database(self.db_url)
+        try:
+            with database.read() as connection:
+                return audit_rows(connection)
+        finally:
+            database.dispose()
+
+    def ledger_problems(self) -> list[str]:
+        database = Database(self.db_url)
+        try:
+            with database.read() as connection:
+                return list(check_ledger(connection).problems)
+        finally:
+            database.dispose()
+
+
+def running_admin(folder: Path) -> Iterator[Admin]:
+    """The app on a fresh SQLite file, with ``staff-<role>`` for every role."""
+    db_url = f"sqlite:///{folder / 'admin.db'}"
+    for role in ROLES:
+        add_staff(db_url, f"staff-{role}", role)
+    config = ServerConfig(
+        db_url,
+        tables_from(["standard", str(QUICK_TABLE)], betting_ms=700, reveal_ms=5, result_ms=10),
+    )
+    with TestClient(create_app(config)) as client:
+        yield Admin(client, db_url)

@@ -1,0 +1,400 @@
+"""Every admin route against every kind of caller, read from the app's own OpenAPI document
+so that a new route cannot escape: a player's token is refused (403 ``staff_only``), no
+token is 401, a staff role the route does not allow is 403 ``role_forbidden``, and the roles
+it allows are answered 2xx; every change a member of staff makes is in the audit chain with
+who and why. Then bad input on every route: a 4xx, and nothing changed."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from admin_support import PASSWORD, ROLES, Admin, add_staff, running_admin
+
+
+@pytest.fixture(scope="module")
+def admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Admin]:
+    yield from running_admin(tmp_path_factory.mktemp("matrix"))
+
+
+@dataclass
+class Req:
+    path: str
+    json: dict[str, Any] | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    #: A token of its own (a logout ends the session it is sent with).
+    token: str | None = None
+
+
+Sample = Callable[[Admin, str], Req]
+READ, ACT, ADMIN = set(ROLES), {"operator", "admin"}, {"admin"}
+
+
+def _reason(role: str) -> dict[str, str]:
+    return {"reason": f"matrix {role} {uuid.uuid4().hex[:10]}"}
+
+
+def _shoe(admin: Admin) -> str:
+    shoe_id: str = admin.call("GET", "/api/tables/standard").json()["shoe"]["id"]
+    return shoe_id
+
+
+def _guest(admin: Admin) -> str:
+    return admin.guest()[0]
+
+
+def _locked_guest(admin: Admin) -> str:
+    player = _guest(admin)
+    locked = admin.as_role(
+        "admin", "POST", f"/api/admin/players/{player}/lock", json=_reason("setup")
+    )
+    assert locked.status_code == 200, locked.text
+    return player
+
+
+def _new_staff(admin: Admin) -> str:
+    name = f"temp-{uuid.uuid4().hex[:8]}"
+    add_staff(admin.db_url, name, "auditor")
+    return name
+
+
+def _relogin(admin: Admin, role: str) -> Req:
+    """A logout with a session of its own; for a player or nobody, only the path."""
+    if role not in ROLES:
+        return Req("/api/admin/logout")
+    return Req("/api/admin/logout", token=admin.login(f"staff-{role}")["token"])
+
+
+_PLAYER: dict[str, str] = {}
+
+
+def _player(admin: Admin) -> str:
+    if "id" not in _PLAYER:
+        _PLAYER["id"] = _guest(admin)
+    return _PLAYER["id"]
+
+
+#: For every admin route (but the login): a valid request, and who may make it. Ordered so
+#: that the table is open again after its pause and close (the void needs an open round).
+SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
+    ("GET", "/api/admin/me"): (READ, lambda a, r: Req("/api/admin/me")),
+    ("GET", "/api/admin/staff"): (READ, lambda a, r: Req("/api/admin/staff")),
+    ("POST", "/api/admin/staff"): (
+        ADMIN,
+        lambda a, r: Req(
+            "/api/admin/staff",
+            {
+                "username": f"new-{uuid.uuid4().hex[:8]}",
+                "role": "auditor",
+                "password": PASSWORD,
+                **_reason(r),
+            },
+        ),
+    ),
+    ("POST", "/api/admin/staff/{username}/disable"): (
+        ADMIN,
+        lambda a, r: Req(f"/api/admin/staff/{_new_staff(a)}/disable", _reason(r)),
+    ),
+    ("GET", "/api/admin/tables"): (READ, lambda a, r: Req("/api/admin/tables")),
+    ("GET", "/api/admin/tables/{table_id}"): (READ, lambda a, r: Req("/api/admin/tables/standard")),
+    ("GET", "/api/admin/tables/{table_id}/audience"): (
+        READ,
+        lambda a, r: Req("/api/admin/tables/standard/audience"),
+    ),
+    ("PUT", "/api/admin/tables/{table_id}/next-shoe"): (
+        ACT,
+        lambda a, r: Req(
+            "/api/admin/tables/standard/next-shoe", {"betting_ms": 1500, **_reason(r)}
+        ),
+    ),
+    ("POST", "/api/admin/tables/{table_id}/pause"): (
+        ACT,
+        lambda a, r: Req("/api/admin/tables/standard/pause", _reason(r)),
+    ),
+    ("POST", "/api/admin/tables/{table_id}/close"): (
+        ACT,
+        lambda a, r: Req("/api/admin/tables/standard/close", _reason(r)),
+    ),
+    ("POST", "/api/admin/tables/{table_id}/open"): (
+        ACT,
+        lambda a, r: Req("/api/admin/tables/standard/open", _reason(r)),
+    ),
+    ("GET", "/api/admin/rounds"): (
+        READ,
+        lambda a, r: Req("/api/admin/rounds", params={"table_id": "standard", "limit": 5}),
+    ),
+    ("GET", "/api/admin/rounds/{round_id}"): (
+        READ,
+        lambda a, r: Req(f"/api/admin/rounds/{a.open_round()}"),
+    ),
+    ("POST", "/api/admin/rounds/{round_id}/void"): (
+        ACT,
+        lambda a, r: Req(f"/api/admin/rounds/{a.open_round(min_left_ms=300)}/void", _reason(r)),
+    ),
+    ("GET", "/api/admin/players"): (
+        READ,
+        lambda a, r: Req("/api/admin/players", params={"q": _player(a)[:6]}),
+    ),
+    ("GET", "/api/admin/players/{player_id}"): (
+        READ,
+        lambda a, r: Req(f"/api/admin/players/{_player(a)}"),
+    ),
+    ("GET", "/api/admin/players/{player_id}/history"): (
+        READ,
+        lambda a, r: Req(f"/api/admin/players/{_player(a)}/history"),
+    ),
+    ("POST", "/api/admin/players/{player_id}/lock"): (
+        ACT,
+        lambda a, r: Req(f"/api/admin/players/{_guest(a)}/lock", _reason(r)),
+    ),
+    ("POST", "/api/admin/players/{player_id}/unlock"): (
+        ACT,
+        lambda a, r: Req(f"/api/admin/players/{_locked_guest(a)}/unlock", _reason(r)),
+    ),
+    ("POST", "/api/admin/players/{player_id}/close"): (
+        ACT,
+        lambda a, r: Req(f"/api/admin/players/{_guest(a)}/close", _reason(r)),
+    ),
+    ("PUT", "/api/admin/players/{player_id}/operator-limits"): (
+        ACT,
+        lambda a, r: Req(
+            f"/api/admin/players/{_player(a)}/operator-limits",
+            {"kind": "loss", "period": "24h", "amount": 100_000, **_reason(r)},
+        ),
+    ),
+    ("GET", "/api/admin/shoes"): (READ, lambda a, r: Req("/api/admin/shoes")),
+    ("GET", "/api/admin/shoes/{shoe_id}"): (READ, lambda a, r: Req(f"/api/admin/shoes/{_shoe(a)}")),
+    ("GET", "/api/admin/audit"): (READ, lambda a, r: Req("/api/admin/audit", params={"limit": 5})),
+    ("GET", "/api/admin/audit/verify"): (READ, lambda a, r: Req("/api/admin/audit/verify")),
+    ("GET", "/api/admin/audit/anchor"): (READ, lambda a, r: Req("/api/admin/audit/anchor")),
+    ("GET", "/api/admin/reports"): (
+        READ,
+        lambda a, r: Req("/api/admin/reports", params={"money": "all", "format": "csv"}),
+    ),
+    ("POST", "/api/admin/logout"): (READ, _relogin),
+}
+#: Routes anyone may call (with their own test).
+OPEN = {("POST", "/api/admin/login")}
+
+
+def admin_routes(admin: Admin) -> set[tuple[str, str]]:
+    paths = admin.client.app.openapi()["paths"]  # type: ignore[attr-defined]
+    return {
+        (method.upper(), path)
+        for path, operations in paths.items()
+        if path.startswith("/api/admin")
+        for method in operations
+    }
+
+
+def _send(admin: Admin, method: str, request: Req, token: str | None) -> Any:
+    own = token if request.token is None else request.token
+    return admin.call(method, request.path, own, json=request.json, params=request.params)
+
+
+def test_every_admin_route_refuses_players_and_wrong_roles_and_accepts_the_right_ones(
+    admin: Admin,
+) -> None:
+    assert admin_routes(admin) == set(SAMPLES) | OPEN, "a new admin route needs a sample here"
+    _, player_token = admin.guest()
+    for (method, template), (allowed, sample) in SAMPLES.items():
+        where = f"{method} {template}"
+        request = sample(admin, "nobody")
+        anonymous = admin.call(method, request.path, json=request.json, params=request.params)
+        assert anonymous.status_code == 401, where
+        refused = admin.call(
+            method, request.path, player_token, json=request.json, params=request.params
+        )
+        assert refused.status_code == 403, where
+        assert refused.json()["error"]["code"] == "staff_only", where
+        for role in ROLES:
+            before = len(admin.audit())
+            request = sample(admin, role)
+            response = _send(admin, method, request, admin.tokens[role])
+            if role not in allowed:
+                assert response.status_code == 403, f"{where} as {role}: {response.text}"
+                assert response.json()["error"]["code"] == "role_forbidden", where
+                continue
+            assert 200 <= response.status_code < 300, f"{where} as {role}: {response.text}"
+            if method == "GET":
+                continue
+            # Who, when, what and why: the record of this very request.
+            new = admin.audit()[before:]
+            actor = f"staff:staff-{role}"
+            reason = (request.json or {}).get("reason")
+            mine = [
+                record
+                for record in new
+                if record["actor"] == actor
+                and (reason is None or f'"reason":"{reason}"' in record["details"])
+            ]
+            assert mine, f"{where} as {role}: no audit record of {actor} ({reason})"
+            assert f'"role":"{role}"' in mine[-1]["details"], where
+    assert admin.as_role("auditor", "GET", "/api/admin/audit/verify").json()["ok"] is True
+
+
+def test_a_staff_token_opens_no_player_route_and_login_needs_staff_credentials(
+    admin: Admin,
+) -> None:
+    token = admin.tokens["admin"]
+    assert admin.call("GET", "/api/me", token).status_code == 401
+    assert admin.call("GET", "/api/me/limits", token).status_code == 401
+    # A player's username and password are no staff login, and a wrong password is 401.
+    bad = admin.call(
+        "POST", "/api/admin/login", json={"username": "staff-admin", "password": "nope-nope-9"}
+    )
+    assert bad.status_code == 401 and bad.json()["error"]["code"] == "bad_credentials"
+    assert admin.audit()[-1]["action"] == "staff_login_failed"
+
+
+#: For every admin route: requests that are wrong (ids, queries, bodies), sent as an admin.
+BAD: dict[tuple[str, str], list[Req]] = {
+    ("POST", "/api/admin/login"): [
+        Req("/api/admin/login", {"username": "staff-admin"}),
+        Req("/api/admin/login", {"username": "a\x00b", "password": "x"}),
+    ],
+    ("POST", "/api/admin/logout"): [Req("/api/admin/logout", token="not-a-token")],
+    ("GET", "/api/admin/me"): [Req("/api/admin/me", token="x" * 300)],
+    ("GET", "/api/admin/staff"): [Req("/api/admin/staff", token="")],
+    ("POST", "/api/admin/staff"): [
+        Req(
+            "/api/admin/staff",
+            {"username": "ab", "role": "auditor", "password": PASSWORD, "reason": "r"},
+        ),
+        Req(
+            "/api/admin/staff",
+            {"username": "fine-name", "role": "king", "password": PASSWORD, "reason": "r"},
+        ),
+        Req(
+            "/api/admin/staff",
+            {"username": "fine-name", "role": "auditor", "password": "short", "reason": "r"},
+        ),
+        Req("/api/admin/staff", {"username": "fine-name", "role": "auditor", "password": PASSWORD}),
+    ],
+    ("POST", "/api/admin/staff/{username}/disable"): [
+        Req("/api/admin/staff/nobody-here/disable", {"reason": "r"}),
+        Req("/api/admin/staff/staff-admin/disable", {"reason": "r"}),
+        Req("/api/admin/staff/staff-auditor/disable", {}),
+    ],
+    ("GET", "/api/admin/tables"): [Req("/api/admin/tables", token="Bearer")],
+    ("GET", "/api/admin/tables/{table_id}"): [
+        Req("/api/admin/tables/nope"),
+        Req("/api/admin/tables/a%00b"),
+    ],
+    ("GET", "/api/admin/tables/{table_id}/audience"): [Req("/api/admin/tables/nope/audience")],
+    ("PUT", "/api/admin/tables/{table_id}/next-shoe"): [
+        Req("/api/admin/tables/standard/next-shoe", {"reason": "r"}),
+        Req("/api/admin/tables/standard/next-shoe", {"reason": "r", "ruleset": "nope"}),
+        Req("/api/admin/tables/standard/next-shoe", {"reason": "r", "betting_ms": 10}),
+        Req("/api/admin/tables/standard/next-shoe", {"reason": "r", "betting_ms": 1500.5}),
+        Req(
+            "/api/admin/tables/standard/next-shoe",
+            {"reason": "r", "limits": {"tie": {"min_stake": 9, "max_stake": 1}}},
+        ),
+        Req(
+            "/api/admin/tables/standard/next-shoe",
+            {"reason": "r", "limits": {"nope": {"min_stake": 1, "max_stake": 9}}},
+        ),
+        Req("/api/admin/tables/nope/next-shoe", {"reason": "r", "betting_ms": 2000}),
+    ],
+    ("POST", "/api/admin/tables/{table_id}/pause"): [
+        Req("/api/admin/tables/standard/pause", {}),
+        Req("/api/admin/tables/standard/pause", {"reason": "r", "extra": 1}),
+    ],
+    ("POST", "/api/admin/tables/{table_id}/close"): [
+        Req("/api/admin/tables/standard/close", {"reason": ""}),
+        Req("/api/admin/tables/nope/close", {"reason": "r"}),
+    ],
+    ("POST", "/api/admin/tables/{table_id}/open"): [
+        Req("/api/admin/tables/standard/open", {"reason": "x" * 201})
+    ],
+    ("GET", "/api/admin/rounds"): [
+        Req("/api/admin/rounds", params={"limit": 0}),
+        Req("/api/admin/rounds", params={"since": "yesterday"}),
+        Req("/api/admin/rounds", params={"before_id": 2**40}),
+    ],
+    ("GET", "/api/admin/rounds/{round_id}"): [
+        Req("/api/admin/rounds/0"),
+        Req("/api/admin/rounds/99999999"),
+    ],
+    ("POST", "/api/admin/rounds/{round_id}/void"): [
+        Req("/api/admin/rounds/1/void", {}),
+        Req("/api/admin/rounds/99999999/void", {"reason": "r"}),
+        Req("/api/admin/rounds/2147483648/void", {"reason": "r"}),
+    ],
+    ("GET", "/api/admin/players"): [
+        Req("/api/admin/players"),
+        Req("/api/admin/players", params={"q": "a\x01"}),
+    ],
+    ("GET", "/api/admin/players/{player_id}"): [
+        Req("/api/admin/players/ZZ"),
+        Req("/api/admin/players/abc123"),
+    ],
+    ("GET", "/api/admin/players/{player_id}/history"): [
+        Req("/api/admin/players/abc123/history"),
+        Req("/api/admin/players/abc123/history", params={"per_page": 1000}),
+    ],
+    ("POST", "/api/admin/players/{player_id}/lock"): [
+        Req("/api/admin/players/abc123/lock", {"reason": "r"}),
+        Req("/api/admin/players/abc123/lock", {"reason": 5}),
+    ],
+    ("POST", "/api/admin/players/{player_id}/unlock"): [
+        Req("/api/admin/players/abc123/unlock", {"reason": "r"})
+    ],
+    ("POST", "/api/admin/players/{player_id}/close"): [
+        Req("/api/admin/players/abc123/close", None)
+    ],
+    ("PUT", "/api/admin/players/{player_id}/operator-limits"): [
+        Req(
+            "/api/admin/players/abc123/operator-limits",
+            {"reason": "r", "kind": "loss", "period": "24h", "amount": 5},
+        ),
+        Req(
+            "/api/admin/players/abc123/operator-limits",
+            {"reason": "r", "kind": "fun", "period": "24h", "amount": 5},
+        ),
+        Req(
+            "/api/admin/players/abc123/operator-limits",
+            {"reason": "r", "kind": "loss", "period": "24h", "amount": -1},
+        ),
+    ],
+    ("GET", "/api/admin/shoes"): [Req("/api/admin/shoes", params={"limit": 51})],
+    ("GET", "/api/admin/shoes/{shoe_id}"): [Req("/api/admin/shoes/nope")],
+    ("GET", "/api/admin/audit"): [Req("/api/admin/audit", params={"after_seq": -1})],
+    ("GET", "/api/admin/audit/verify"): [Req("/api/admin/audit/verify", params={"anchor": "zz"})],
+    ("GET", "/api/admin/audit/anchor"): [Req("/api/admin/audit/anchor", token="nope")],
+    ("GET", "/api/admin/reports"): [
+        Req("/api/admin/reports", params={"since": "2026-02-01", "until": "2026-01-01"}),
+        Req("/api/admin/reports", params={"since": "2020-01-01", "until": "2026-01-01"}),
+        Req("/api/admin/reports", params={"money": "gold"}),
+        Req("/api/admin/reports", params={"format": "xml"}),
+    ],
+}
+
+
+def _state(admin: Admin) -> Any:
+    tables = admin.as_role("auditor", "GET", "/api/admin/tables").json()
+    staff = admin.as_role("auditor", "GET", "/api/admin/staff").json()
+    return tables, staff, len(admin.audit())
+
+
+def test_bad_input_on_every_admin_route_is_a_4xx_and_changes_nothing(admin: Admin) -> None:
+    assert set(BAD) == admin_routes(admin), "a new admin route needs its bad requests here"
+    before = _state(admin)
+    for (method, template), requests in BAD.items():
+        for request in requests:
+            response = _send(admin, method, request, admin.tokens["admin"])
+            assert 400 <= response.status_code < 500, f"{method} {request}: {response.text}"
+            assert "error" in response.json(), f"{method} {template}"
+    after = _state(admin)
+    assert [t["pending"] for t in after[0]["tables"]] == [t["pending"] for t in before[0]["tables"]]
+    assert after[1] == before[1]
+    assert after[2] == before[2], "a refused request wrote to the audit log"
+    assert admin.ledger_problems() == []
+
+
+_ = Path  # the fixtures' folders are pytest's
