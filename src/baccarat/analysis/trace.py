@@ -225,9 +225,18 @@ def _trace(
     *,
     last_coup_due: bool = False,
 ) -> TraceArrays:
+    from baccarat.analysis.exact.float_path import fast_engine
+
+    engine = fast_engine(ruleset, "cards", "ev")
+    native = engine.native()
+    if native is not None:
+        shoe, coup, left, evs = native.traces(
+            orders, first, cut, finish=last_coup is LastCoupRule.FINISH, due=last_coup_due
+        )
+        bets = tuple(name for name, _ in engine.columns)
+        return TraceArrays(bets, engine.omitted, shoe, coup, left, evs)
     from baccarat.analysis.exact import kernels
     from baccarat.analysis.exact.coup_table import tableau_arrays
-    from baccarat.analysis.exact.float_path import fast_engine
 
     player, banker = tableau_arrays()
     starts, coups = kernels.deal_shoes(
@@ -241,7 +250,6 @@ def _trace(
         banker,
     )
     cards = kernels.remaining_cards(orders, starts, coups)
-    engine = fast_engine(ruleset, "cards", "ev")
     values = cards @ _VALUE_OF_CARD
     ranks = cards @ _RANK_OF_CARD
     evs = engine.evaluate(values, ranks, cards, compiled=True)

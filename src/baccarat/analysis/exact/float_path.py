@@ -28,7 +28,15 @@ from typing import Literal, TypeAlias
 import numpy as np
 from numpy.typing import NDArray
 
-from baccarat.analysis.exact.counts import CardCounts, Detail, Known, ShoeCounts, known
+from baccarat.analysis.cache import function_key, source_stamp
+from baccarat.analysis.exact.counts import (
+    CardCounts,
+    Detail,
+    Known,
+    ShoeCounts,
+    ValueCounts,
+    known,
+)
 from baccarat.analysis.exact.coup_table import SIGNATURES
 from baccarat.analysis.exact.multiset_sums import (
     Reduced,
@@ -39,10 +47,13 @@ from baccarat.analysis.exact.multiset_sums import (
 )
 from baccarat.analysis.exact.odds import Odds, bet_odds
 from baccarat.analysis.exact.pair_levels import pair_level_probabilities
+from baccarat.analysis.exact.prepared import NativePlan, Prepared, prepared
 from baccarat.analysis.exact.pricing import BetPlan, rule_plan
 from baccarat.analysis.exact.signature import representatives
 from baccarat.analysis.exact.ways import ExactWays
+from baccarat.analysis.native import library
 from baccarat.rulesets import RuleSet
+from baccarat.shoe import Composition
 
 __all__ = ["CardCounts", "FastOdds", "fast_odds"]
 
@@ -69,44 +80,58 @@ class FastOdds:
         self.mode: Mode = mode
         computed, self.omitted = rule_plan(ruleset).split(detail)
         self.bets: tuple[BetPlan, ...] = computed
-        value = [p for p in computed if p.events.kind == "value"]
-        pairs = [p for p in computed if p.events.kind == "pairs"]
         self._mixed = [p for p in computed if p.events.kind == "mixed"]
+        prepared = _prepared(self)
+        self._value_columns: list[Column] = prepared.value_columns
+        self._pair_columns: list[Column] = prepared.pair_columns
+        self._mixed_columns: list[Column] = prepared.mixed_columns
+        self._constant = prepared.arrays["constant"]
+        self._coefficients = prepared.arrays["coefficients"]
+        self._table = prepared.arrays["table"]
+        self._pairs = prepared.arrays["pairs"]
+        self._order: list[int] = prepared.order
+        #: What each column of ``evaluate`` holds, in order: the outcomes (``events`` mode),
+        #: then the bets in the rule set's order.
+        self.columns: list[Column] = prepared.columns
+        self._native: NativePlan | bool | None = False  # False: not looked for yet
 
+    def _build(self) -> Prepared:
+        """The arrays of this engine, computed (a third of a second: see ``_prepared``)."""
+        value = [p for p in self.bets if p.events.kind == "value"]
+        pairs = [p for p in self.bets if p.events.kind == "pairs"]
         value_columns: list[Column] = []
         by_signature: list[Floats] = []
-        if mode == "events":
+        if self.mode == "events":
             winner = representatives().winner
             for i, outcome in enumerate(_OUTCOMES):
                 value_columns.append(("", outcome))
                 by_signature.append((winner == i).astype(np.float64))
         for plan in value:
-            for column, values in _columns(plan, plan.events.by_signature, mode):
+            for column, values in _columns(plan, plan.events.by_signature, self.mode):
                 value_columns.append(column)
                 by_signature.append(values)
-        self._value_columns = value_columns
-        self._value = Reduced(np.array(by_signature).reshape(len(by_signature), SIGNATURES))
-        self._table = leaf_table(self._value.basis)
-
+        reduced = Reduced(np.array(by_signature).reshape(len(by_signature), SIGNATURES))
         pair_columns: list[Column] = []
         by_levels: list[Floats] = []
         for plan in pairs:
-            for column, values in _columns(plan, plan.events.by_levels.ravel(), mode):
+            for column, values in _columns(plan, plan.events.by_levels.ravel(), self.mode):
                 pair_columns.append(column)
                 by_levels.append(values)
-        self._pair_columns = pair_columns
-        self._pairs = np.array(by_levels).reshape(len(by_levels), 9)
-
         mixed_columns: list[Column] = []
         for plan in self._mixed:
-            mixed_columns += [column for column, _ in _columns(plan, np.zeros(1, np.int64), mode)]
-        self._mixed_columns = mixed_columns
+            mixed_columns += [
+                column for column, _ in _columns(plan, np.zeros(1, np.int64), self.mode)
+            ]
         computed_order = value_columns + pair_columns + mixed_columns
-        rank = {name: i for i, name in enumerate(("", *(plan.name for plan in computed)))}
-        self._order = sorted(range(len(computed_order)), key=lambda i: rank[computed_order[i][0]])
-        #: What each column of ``evaluate`` holds, in order: the outcomes (``events`` mode),
-        #: then the bets in the rule set's order.
-        self.columns: list[Column] = [computed_order[i] for i in self._order]
+        rank = {name: i for i, name in enumerate(("", *(plan.name for plan in self.bets)))}
+        order = sorted(range(len(computed_order)), key=lambda i: rank[computed_order[i][0]])
+        arrays = {
+            "constant": np.asarray(reduced.constant, dtype=np.float64),
+            "coefficients": np.asarray(reduced.coefficients, dtype=np.float64),
+            "table": leaf_table(reduced.basis),
+            "pairs": np.array(by_levels, dtype=np.float64).reshape(len(by_levels), 9),
+        }
+        return Prepared(value_columns, pair_columns, mixed_columns, order, arrays)
 
     def arrays(self, shoes: Sequence[Known]) -> tuple[Floats, Floats, Floats]:
         """Counts by value, rank and card of ``shoes`` as the arrays ``evaluate`` takes."""
@@ -134,13 +159,18 @@ class FastOdds:
         shoes = values.shape[0]
         if np.any(values.sum(axis=1) < 6):
             raise ValueError("a coup may need 6 cards; a shoe holds fewer")
+        native = self.native()
+        if native is not None and compiled is not False:
+            given = {"values": values, "ranks": ranks, "cards": cards}[self.detail]
+            if given is not None:
+                return native.many(np.asarray(given, dtype=np.float64))
         parts = []
         use_kernel = shoes > _SMALL_BATCH if compiled is None else compiled
         if self._value_columns:
             sums = (
                 kernel_sums(values, self._table) if use_kernel else numpy_sums(values, self._table)
             )
-            parts.append(self._value.expand(sums))
+            parts.append(self._constant[None, :] + sums @ self._coefficients.T)
         if self._pair_columns:
             if ranks is None:
                 raise ValueError("pair bets need counts by rank")
@@ -158,6 +188,30 @@ class FastOdds:
         if not parts:
             return np.zeros((shoes, 0))
         return np.concatenate(parts, axis=1)[:, self._order]
+
+    def native(self) -> NativePlan | None:
+        """The C path of this engine, or None (no compiler, or a bet priced the exact way)."""
+        if self._native is False:
+            self._native = None
+            if not self._mixed_columns and (lib := library()) is not None:
+                self._native = NativePlan(_prepared(self), self.detail, lib)
+        return self._native if isinstance(self._native, NativePlan) else None
+
+    def row(self, counts: Sequence[int]) -> list[float]:
+        """Every column for one shoe, from its counts at this engine's detail (52 by card,
+        13 by rank or 10 by value, tens first): the lean path, no numpy in the call.
+
+        >>> from baccarat.rulesets import load_ruleset
+        >>> engine = fast_engine(load_ruleset("standard"), "cards", "ev")
+        >>> round(engine.row([8] * 52)[engine.columns.index(("banker", None))], 6)
+        -0.010579
+        """
+        native = self.native()
+        if native is not None:
+            return native.row(counts)
+        values, ranks, cards = self.arrays([_known(counts, self.detail)])
+        out: list[float] = self.evaluate(values, ranks, cards)[0].tolist()
+        return out
 
     def _mixed_exact(self, values: Floats, ranks: Floats | None, cards: Floats | None) -> Floats:
         rows = []
@@ -181,6 +235,57 @@ class FastOdds:
                     row += [float(p) for p in probabilities]
             rows.append(row)
         return np.array(rows, dtype=np.float64).reshape(values.shape[0], len(self._mixed_columns))
+
+
+#: The modules whose code decides an engine's arrays (with each bet's own classifier).
+_SOURCES = (
+    "baccarat.analysis.exact.float_path",
+    "baccarat.analysis.exact.multiset_sums",
+    "baccarat.analysis.exact.coup_table",
+    "baccarat.analysis.exact.signature",
+    "baccarat.analysis.exact.pricing",
+    "baccarat.bets",
+    "baccarat.coup",
+    "baccarat.payout",
+    "baccarat.rulesets",
+    "baccarat.tableau",
+)
+_built: dict[int, tuple[FastOdds, Prepared]] = {}
+
+
+def _prepared(engine: FastOdds) -> Prepared:
+    """The engine's arrays: from this process, from the disk cache, or computed."""
+    done = _built.get(id(engine))
+    if done is not None and done[0] is engine:
+        return done[1]
+    try:
+        rules: str | None = engine.ruleset.to_toml()
+    except Exception:  # a rule set that cannot be written out is just not cached
+        rules = None
+    if rules is None:
+        made = engine._build()
+    else:
+        bets = engine.ruleset.bets.values()
+        modules = sorted({getattr(rule.type.classify, "__module__", "") for rule in bets})
+        key = [
+            rules,
+            engine.detail,
+            engine.mode,
+            [function_key(rule.type.classify) for rule in bets],
+            source_stamp(*_SOURCES, *modules),
+        ]
+        made = prepared(key, engine._build)
+    _built[id(engine)] = (engine, made)
+    return made
+
+
+def _known(counts: Sequence[int], detail: Detail) -> Known:
+    numbers = tuple(int(c) for c in counts)
+    if detail == "cards":
+        return known(CardCounts(numbers))
+    if detail == "ranks":
+        return known(Composition(numbers))
+    return known(ValueCounts(numbers))
 
 
 def _columns(plan: BetPlan, events: NDArray[np.int64], mode: Mode) -> list[tuple[Column, Floats]]:

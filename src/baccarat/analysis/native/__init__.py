@@ -1,8 +1,9 @@
-"""The analysis kernels in C (``kernels.c``), built with the system compiler on first use.
+"""The analysis kernels in C, built with the system compiler on first use.
 
-:func:`library` compiles ``kernels.c`` with ``cc -O2`` (``$CC`` if set) into the analysis
-cache (``baccarat.analysis.cache``), under the hash of the source, the compiler and the
-machine, and loads it with ctypes; later processes only load it (about a millisecond). Its
+:func:`library` compiles ``simulate.c`` (the simulator's shoe loop) and ``odds.c`` (the
+float path) with ``cc`` (``$CC`` if set) into one library in the analysis cache
+(``baccarat.analysis.cache``), under the hash of the sources, the flags, the compiler and
+the processor, and loads it with ctypes; later processes only load it (about a millisecond). Its
 functions release the GIL while they run. Without a C compiler, or with
 ``BACCARAT_NATIVE=0``, :func:`library` is None and the callers use the numba kernels,
 which compute the same numbers (the tests hold the two together).
@@ -26,10 +27,17 @@ from pathlib import Path
 
 from baccarat.analysis.cache import cache_dir, content_hash
 
-__all__ = ["SOURCE", "build", "library"]
+__all__ = ["SOURCES", "build", "library"]
 
-SOURCE = Path(__file__).with_name("kernels.c")
-_FLAGS = ("-O2", "-shared", "-fPIC", "-fno-math-errno", "-std=c99")
+HERE = Path(__file__).parent
+#: The C sources, and the flags each is compiled with: the simulator in strict IEEE
+#: arithmetic (its true-count bins must be the numba kernel's, bit for bit), the float path
+#: for this processor with sums reassociated (it is held to the exact path within 1e-12).
+SOURCES = {
+    "simulate.c": ("-O2", "-std=gnu99", "-fPIC", "-fno-math-errno"),
+    "odds.c": ("-O3", "-std=gnu99", "-fPIC", "-march=native", "-ffast-math"),
+}
+SOURCE = HERE / "simulate.c"
 
 
 def _compiler() -> str | None:
@@ -37,33 +45,48 @@ def _compiler() -> str | None:
     return shutil.which(chosen)
 
 
+def _processor() -> str:
+    # -march=native: a library built for one processor must not load on another one that
+    # shares the cache directory, so the processor's features are part of its name.
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith(("flags", "Features")):
+                    return line
+    except OSError:
+        pass
+    return platform.processor()
+
+
 def build(directory: Path | None = None) -> Path | None:
-    """The compiled library, built if the cache has none for this source; None if it cannot be."""
+    """The compiled library, built if the cache has none for these sources; None if it
+    cannot be built."""
     compiler = _compiler()
     if compiler is None:
         return None
-    source = SOURCE.read_text()
-    tag = content_hash(source, compiler, _FLAGS, platform.machine(), sys.platform)
+    texts = {name: (HERE / name).read_text() for name in (*SOURCES, "deal.h")}
+    tag = content_hash(texts, compiler, SOURCES, platform.machine(), sys.platform, _processor())
     where = directory or cache_dir()
     target = where / f"kernels-{tag}.so"
     if target.exists():
         return target
     try:
         where.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=where, prefix=target.name, suffix=".tmp")
-        os.close(handle)
-        done = subprocess.run(
-            [compiler, *_FLAGS, "-o", temporary, str(SOURCE), "-lm"],
-            capture_output=True,
-            check=False,
-        )
-        if done.returncode != 0:
-            Path(temporary).unlink(missing_ok=True)
-            return None
-        os.replace(temporary, target)  # atomic: a process racing us loads one whole file
-    except OSError:
+        with tempfile.TemporaryDirectory(dir=where) as work:
+            objects = []
+            for name, flags in SOURCES.items():
+                objects.append(str(Path(work) / f"{name}.o"))
+                _run([compiler, *flags, "-c", str(HERE / name), "-o", objects[-1]])
+            linked = str(Path(work) / target.name)
+            _run([compiler, "-shared", "-o", linked, *objects, "-lm"])
+            os.replace(linked, target)  # atomic: a process racing us loads one whole file
+    except (OSError, subprocess.CalledProcessError):
         return None
     return target
+
+
+def _run(command: list[str]) -> None:
+    subprocess.run(command, capture_output=True, check=True)
 
 
 @cache
@@ -88,6 +111,8 @@ def library() -> ctypes.CDLL | None:
     lib.bk_odds.argtypes = [ptr, i64, ptr, ptr]
     lib.bk_odds_many.restype = i64
     lib.bk_odds_many.argtypes = [ptr, i64, i64, i64, ptr, ptr]
+    lib.bk_ev_traces.restype = i64
+    lib.bk_ev_traces.argtypes = [ptr, ptr, i64, i64, ptr, ptr, i64, i64, ptr, ptr, i64, *[ptr] * 4]
     lib.bk_max_basis.restype = i64
     lib.bk_max_basis.argtypes = []
     return lib

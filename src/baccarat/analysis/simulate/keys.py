@@ -23,7 +23,6 @@ their codes are equal.
 
 >>> from baccarat.bets import BET_TYPES
 >>> from baccarat.cards import Card
-from baccarat.tableau import BANKER_DRAWS_ON
 >>> [card_of_code(CARD_CODES[c]) for c in (0, 22, 51)]
 [Card.parse('Ac'), Card.parse('Td'), Card.parse('Ks')]
 >>> key = (6 * 10 + 2) << 6 | 1 << 4      # Player 6 stood, Banker drew to 2, no pair
