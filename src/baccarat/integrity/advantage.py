@@ -13,9 +13,10 @@ positive EV. Under the null hypothesis (bets placed whatever the cards) ``k`` is
 independent Bernoulli trials with the depth's rate ``q_d`` (Laplace-smoothed:
 ``(positive + 1) / (coups + 2)``); its p-value is bounded by the binomial tail
 ``P(Bin(m, q) >= k)`` at the mean rate ``q`` (Hoeffding 1956, valid for ``k >= m q + 1``).
-A record alerts when ``p <= ALPHA_PLAYER / (m (m + 1))``: tested after each of its bets, a
-fair bettor is flagged with probability at most ``ALPHA_PLAYER`` over all its bets on that
-bet. Beside it the evidence: stake share at positive EV against its expectation, the
+A record is judged when its bets reach a checkpoint (``CHECKPOINTS``: 10, 14, 20, 28, 40,
+57, 80, … growing by √2), the j-th (from 0) at ``p <= ALPHA_PLAYER / ((j + 1) (j + 2))``; so a
+bettor who ignores the cards is flagged on one bet with probability at most ``ALPHA_PLAYER``
+over all its bets (given the baseline rates). Beside it the evidence: stake share at positive EV against its expectation, the
 expected gain (sum of stake × EV) and its z-score against the table's EVs at those depths.
 
 >>> baseline = Baseline.start()
@@ -30,6 +31,7 @@ expected gain (sum of stake × EV) and its z-score against the table's EVs at th
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -40,6 +42,7 @@ from baccarat.rulesets import RuleSet
 
 __all__ = [
     "ALPHA_PLAYER",
+    "CHECKPOINTS",
     "DEPTHS",
     "MAIN_BETS",
     "Baseline",
@@ -47,6 +50,7 @@ __all__ = [
     "PlayerBet",
     "Score",
     "binomial_tail",
+    "checkpoint_alpha",
     "depth_of",
     "round_evs",
 ]
@@ -59,8 +63,13 @@ DEPTHS = 8
 MAIN_BETS = frozenset({"player", "banker", "tie"})
 #: An EV counts as positive above this (the float path's accuracy).
 POSITIVE = 1e-12
+#: The numbers of bets at which a record is judged: 10, 14, 20, 28, 40, 57, 80, …
+CHECKPOINTS = tuple(round(10 * 2 ** (j / 2)) for j in range(40))
 #: Bets kept as evidence per record, the latest.
 EVIDENCE = 20
+#: Whether one shoe's EVs go through the compiled kernel (about 120 µs against numpy's 280);
+#: false once numba turns out to be missing.
+_compiled = True
 
 
 def round_evs(ruleset: RuleSet, before: CardCounts) -> dict[str, float]:
@@ -71,8 +80,14 @@ def round_evs(ruleset: RuleSet, before: CardCounts) -> dict[str, float]:
     >>> sorted(evs)[:3], round(evs["dragon_7"], 4)
     (['banker_pair', 'dragon_7', 'dragon_bonus_banker'], -0.0761)
     """
+    global _compiled
     engine = fast_engine(ruleset, "cards", "ev")
-    row = engine.evaluate(*engine.arrays([known(before)]), compiled=True)[0]
+    arrays = engine.arrays([known(before)])
+    try:
+        row = engine.evaluate(*arrays, compiled=_compiled)[0]
+    except ImportError:  # no numba (a server-only install): numpy sums the same
+        _compiled = False
+        row = engine.evaluate(*arrays, compiled=False)[0]
     return {
         name: value
         for (name, _), value in zip(engine.columns, row.tolist(), strict=True)
@@ -272,8 +287,8 @@ class PlayerBet:
         spread = math.sqrt(sum(s2 * base.variance(d) for d, s2 in enumerate(self.stake_squares)))
         gain_z = (self.expected_gain - null_gain) / spread if spread > 0 else 0.0
         p_value = binomial_tail(m, k, expected / m) if m else 1.0
-        alpha = ALPHA_PLAYER / (m * (m + 1)) if m else 0.0
-        flagged = m > 0 and k >= expected + 1 and p_value <= alpha
+        alpha = checkpoint_alpha(m)
+        flagged = k >= expected + 1 and p_value <= alpha
         return Score(
             self.player,
             self.bet,
@@ -290,6 +305,16 @@ class PlayerBet:
             flagged,
             self.recent,
         )
+
+
+def checkpoint_alpha(bets: int) -> float:
+    """The threshold of the last checkpoint reached with ``bets`` bets (0 before the first).
+
+    >>> checkpoint_alpha(9), checkpoint_alpha(10), round(checkpoint_alpha(45) / ALPHA_PLAYER, 4)
+    (0.0, 0.0005, 0.0333)
+    """
+    reached = bisect_right(CHECKPOINTS, bets)
+    return ALPHA_PLAYER / (reached * (reached + 1)) if reached else 0.0
 
 
 def binomial_tail(n: int, k: int, p: float) -> float:

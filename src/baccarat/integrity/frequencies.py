@@ -41,6 +41,8 @@ from functools import lru_cache
 from statistics import NormalDist
 from typing import Literal
 
+import numpy as np
+
 from baccarat.analysis.exact import exact_odds, full_shoe
 from baccarat.bets import BET_TYPES, LOSE
 from baccarat.cards import RANKS
@@ -296,18 +298,38 @@ class FrequencyState:
         return tuple(result)
 
     def alerts(self) -> tuple[EventStat, ...]:
-        """The tested events of either scope whose p-value is at or below its threshold."""
-        found = []
+        """The tested events of either scope whose p-value is at or below its threshold.
+
+        The same figures as ``stats``, in arrays: this runs after every round.
+        """
+        size = len(self.counts)
+        p = _array(self.reference.probabilities)
+        n, cards = self.coups, sum(self.ranks)
+        shoe_cards = self.reference.shoe_cards
+        rank_v = cards * _RANK_P * (1 - _RANK_P) * (shoe_cards - cards) / (shoe_cards - 1)
+        observed = np.array((*self.counts, *self.ranks), dtype=np.float64)
+        expected = np.concatenate((n * p, np.full(13, cards * _RANK_P)))
+        variance = np.concatenate((n * p * (1 - p), np.full(13, rank_v)))
+        trials = np.concatenate((np.full(size, float(n)), np.full(13, float(cards))))
+        found: list[EventStat] = []
         for scope in ("shoe", "cumulative"):
-            limit = _z_limit(self.alpha(scope))
-            sums = self._scope_sums(scope)
-            for i, (o, e, v) in enumerate(
-                zip(sums.observed, sums.expected, sums.variance, strict=True)
-            ):
-                if v > 0 and e >= MIN_EXPECTED and _z(o, e, v) >= limit:
-                    stat = self.stats(scope)[i]
-                    if stat.tested:
-                        found.append(stat)
+            if scope == "cumulative":
+                closed = self.closed
+                observed = observed + np.array(closed.observed, dtype=np.float64)
+                expected = expected + np.array(closed.expected)
+                variance = variance + np.array(closed.variance)
+                trials[:size] += closed.coups
+                trials[size:] += sum(closed.observed[size:])
+            tested = (expected >= MIN_EXPECTED) & (trials - expected >= MIN_EXPECTED)
+            tested &= variance > 0
+            if not tested.any():
+                continue
+            deviation = np.maximum(np.abs(observed - expected) - 0.5, 0.0)
+            z = np.where(tested, deviation / np.sqrt(np.where(tested, variance, 1.0)), 0.0)
+            hits = np.flatnonzero(z >= _z_limit(self.alpha(scope)))
+            if len(hits):
+                stats = self.stats(scope)
+                found += [stats[i] for i in hits.tolist()]
         return tuple(found)
 
 
@@ -319,6 +341,13 @@ def _z(observed: int, expected: float, variance: float) -> float:
 def _p_value(z: float) -> float:
     """Two-sided normal p-value of ``|z|``."""
     return math.erfc(z / math.sqrt(2))
+
+
+@lru_cache(maxsize=16)
+def _array(values: tuple[float, ...]) -> np.ndarray[tuple[int], np.dtype[np.float64]]:
+    array = np.array(values, dtype=np.float64)
+    array.flags.writeable = False
+    return array
 
 
 @lru_cache(maxsize=4096)

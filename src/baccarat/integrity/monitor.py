@@ -32,6 +32,7 @@ from typing import Literal
 from baccarat.analysis.exact.counts import CardCounts
 from baccarat.coup import Coup
 from baccarat.integrity.advantage import (
+    CHECKPOINTS,
     MAIN_BETS,
     Baseline,
     PlayerBet,
@@ -177,7 +178,17 @@ def observe_bet(
     record = state.records.get(key) or PlayerBet.start(player, bet)
     record = record.add(stake, ev, depth, round_id=round_id, at_ms=now_ms)
     state = replace(state, records=MappingProxyType({**state.records, key: record}))
-    alert_key = f"advantage:{player}:{bet}"
+    if sum(record.bets) not in CHECKPOINTS:
+        return state, ()
+    return _judge(state, record, round_id, shoe_id, now_ms)
+
+
+def _judge(
+    state: TableMonitor, record: PlayerBet, round_id: int, shoe_id: str, now_ms: int
+) -> tuple[TableMonitor, tuple[Alert, ...]]:
+    """Score a record against the baseline now (at a checkpoint of its bets); an alert if it
+    is flagged and none is open."""
+    alert_key = f"advantage:{record.player}:{record.bet}"
     if alert_key in state.open:
         return state, ()
     score = record.score(state.baseline)
@@ -187,8 +198,8 @@ def observe_bet(
         state.table,
         "advantage",
         alert_key,
-        player,
-        bet,
+        record.player,
+        record.bet,
         round_id,
         shoe_id,
         now_ms,
@@ -204,9 +215,9 @@ def observe_round(
     state: TableMonitor, seen: RoundSeen, *, now_ms: int
 ) -> tuple[TableMonitor, tuple[Alert, ...]]:
     """The state after a settled round, and the alerts it raised."""
+    alerts: list[Alert] = []
     if seen.shoe_id != state.shoe_id:
         state = _next_shoe(state, seen.shoe_id)
-    alerts: list[Alert] = []
     side = [
         (player, bet, stake)
         for player, stakes in seen.bets.items()

@@ -31,10 +31,12 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
+from baccarat.analysis.exact.counts import CardCounts
 from baccarat.fair import commitment, new_server_seed
 from baccarat.roads import Scoreboard
 from baccarat.rulesets import RuleSet, parse_ruleset
 from baccarat.server.clock import Clock
+from baccarat.server.integrity_watch import IntegrityWatch
 from baccarat.server.live import LiveTable, finished_round
 from baccarat.server.metrics import Metrics
 from baccarat.server.pause import Checkpoint
@@ -95,8 +97,11 @@ class Dealer:
         vault: SeedVault,
         fence: Callable[[Connection], None] | None = None,
         node_id: str = "",
+        integrity: IntegrityWatch | None = None,
     ) -> None:
         self.live = live
+        #: The integrity monitor, handed every settled round (``None``: not watched).
+        self.integrity = integrity
         #: Checks, inside each write transaction, that this dealer may still write.
         self.fence = fence
         self.node_id = node_id
@@ -354,6 +359,8 @@ class Dealer:
             live.shoe = shoe_now
             self.shoe = shoe_now.fair().shoe(live.ruleset.shoe)
             live.cards_left = self.shoe.cards_left
+        # What the shoe held before this deal: the integrity monitor prices each side bet on it.
+        before = CardCounts.of(self.shoe.order[self.shoe.position :])
         coup = self.shoe.deal_coup()
         round_id = closed.row.id
 
@@ -368,7 +375,7 @@ class Dealer:
             await self._load_shoe(shoe_row)
             return
         live.follow(dealt)  # no event: the cards leave the table only as they are turned
-        await self._reveal_and_settle(dealt.row)
+        await self._reveal_and_settle(dealt.row, before)
 
     async def _read_stakes(self, round_id: int) -> None:
         """Every player's stakes on the round, from the database (every node takes bets).
@@ -414,8 +421,9 @@ class Dealer:
                 return result
             await self.clock.sleep(result / 1000)
 
-    async def _reveal_and_settle(self, row: RoundRow) -> None:
-        """Turn the round's cards still face down, one at a time, then settle it."""
+    async def _reveal_and_settle(self, row: RoundRow, before: CardCounts | None = None) -> None:
+        """Turn the round's cards still face down, one at a time, then settle it (``before``:
+        the cards the shoe held before the deal, unknown for a round resumed after a restart)."""
         live = self.live
         pause_s = live.settings.reveal_ms / 1000
         face_down = live.settings.dealing == "face-down"
@@ -451,6 +459,16 @@ class Dealer:
             self.metrics.rounds.labels(self.table_id, "settled").inc()
             own = {player: s.to_json() for player, s in settled.players.items()}
             live.follow(settled.change, own)
+            if self.integrity is not None:
+                self.integrity.observe(
+                    self.table_id,
+                    ruleset,
+                    round_id=row.id,
+                    shoe_id=row.shoe_id,
+                    coup=coup,
+                    before=before,
+                    players=settled.players,
+                )
         await self.clock.sleep(live.settings.result_ms / 1000)
         if self.shoe is not None and self.shoe.finished and live.shoe and not live.shoe.ended:
             await self._end_shoe()

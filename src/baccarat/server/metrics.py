@@ -107,6 +107,18 @@ class Metrics:
             ["table", "change"],
             registry=self.registry,
         )
+        self.integrity_open = Gauge(
+            "baccarat_integrity_open_alerts",
+            "Integrity alerts open now, per table and kind (frequency, advantage)",
+            ["table", "kind"],
+            registry=self.registry,
+        )
+        self.integrity_alerts = Counter(
+            "baccarat_integrity_alerts",
+            "Integrity alerts raised, per table and kind (baccarat.server.integrity_watch)",
+            ["table", "kind"],
+            registry=self.registry,
+        )
         self.feed_outbox = Gauge(
             "baccarat_feed_outbox",
             "Broadcasts waiting for Redis (non-zero while Redis is away)",

@@ -28,6 +28,7 @@ from baccarat.server.config import ServerConfig
 from baccarat.server.dealer import Dealer
 from baccarat.server.errors import ApiError
 from baccarat.server.fanout import LocalFanout, RedisFanout
+from baccarat.server.integrity_watch import IntegrityWatch
 from baccarat.server.lease_keeper import Held, LeaseKeeper
 from baccarat.server.live import LiveTable, Outlet
 from baccarat.server.metrics import Metrics
@@ -78,6 +79,8 @@ class Service:
         #: The tables this node deals now: their live tables and dealers.
         self.live: dict[str, LiveTable] = {}
         self.dealers: dict[str, Dealer] = {}
+        #: The integrity monitor of the tables this node deals (set at start).
+        self.integrity: IntegrityWatch | None = None
         self.lease_keeper: LeaseKeeper | None = None
         self._lease_task: asyncio.Task[None] | None = None
         self.presence: Presence | None = None
@@ -172,6 +175,8 @@ class Service:
         await self.runner.write(lambda c: seal_open_shoes(c, vault))
         self._vault = vault
         self._bet_queue.start()
+        self.integrity = IntegrityWatch(self.runner, self.metrics, self.clock)
+        self._tasks.append(asyncio.create_task(self.integrity.run(), name="integrity-watch"))
         for settings in self.config.tables:
             self.tables[settings.table_id] = TableMirror(
                 settings, rulesets[settings.table_id], self.clock
@@ -212,6 +217,7 @@ class Service:
             self.metrics,
             vault=self._vault,
             node_id=self.node_id or "",
+            integrity=self.integrity,
         )
 
     async def _deal_alone(self) -> None:

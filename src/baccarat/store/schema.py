@@ -19,6 +19,7 @@ from sqlalchemy import (
     Boolean,
     CheckConstraint,
     Column,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -39,6 +40,7 @@ __all__ = [
     "bets",
     "game_tables",
     "idempotency_keys",
+    "integrity_alerts",
     "ledger_entries",
     "ledger_transactions",
     "logins",
@@ -374,4 +376,34 @@ operator_limits = Table(
     Column("period", String(4), primary_key=True),
     Column("amount", BigInteger, nullable=False),
     Column("set_at", BigInteger, nullable=False),
+)
+
+
+# Migration 0006: the integrity monitor's alerts (baccarat.server.integrity_watch).
+
+integrity_alerts = Table(
+    "integrity_alerts",
+    metadata,
+    # One alert of baccarat.integrity.monitor, as raised: append-only.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), nullable=False),
+    # "frequency" or "advantage".
+    Column("kind", String(16), nullable=False),
+    # Unique while open: frequency:shoe:SHOE:EVENT, frequency:cumulative:EVENT,
+    # advantage:PLAYER:BET.
+    Column("key", String(200), nullable=False),
+    # "shoe" or "cumulative" for a frequency; the player for advantage play.
+    Column("scope", String(100), nullable=False),
+    # The event, or the bet.
+    Column("subject", String(100), nullable=False),
+    Column("round_id", Integer, nullable=True),
+    Column("shoe_id", String(32), nullable=True),
+    Column("raised_at", BigInteger, nullable=False),
+    # Statistics, not money: the z-score, the p-value and the threshold it passed; the
+    # evidence as JSON.
+    Column("z", Float, nullable=False),
+    Column("p_value", Float, nullable=False),
+    Column("alpha", Float, nullable=False),
+    Column("detail", Text, nullable=False),
+    Index(None, "table_id", "raised_at"),
 )

@@ -1,0 +1,113 @@
+"""The server's integrity watch: settled rounds in, alerts stored and counted in Prometheus,
+and the status the admin API reads."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from store_support import migrated
+
+from baccarat.analysis.exact.counts import CardCounts
+from baccarat.cards import Card, Rank
+from baccarat.rulesets import load_ruleset
+from baccarat.server.integrity_watch import IntegrityWatch
+from baccarat.server.metrics import Metrics
+from baccarat.server.store_threads import StoreRunner
+from baccarat.shoe import Shoe
+from baccarat.store.settlement import PlayerSettlement
+
+EZ = load_ruleset("ez")
+
+
+class StillClock:
+    def now_ms(self) -> int:
+        return 1_700_000_000_000
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(0)
+
+
+def _biased_shoe() -> Shoe:
+    """Test only: 8 kings of an 8-deck shoe made nines, which the monitor catches in a shoe."""
+    order = [Card.from_index(c) for c in range(416)]
+    kings = [i for i, card in enumerate(order) if card.rank is Rank.KING][:8]
+    for i in kings:
+        order[i] = Card(Rank.NINE, order[i].suit)
+    random.Random(3).shuffle(order)
+    return Shoe.from_procedure(order, EZ.shoe)
+
+
+def test_a_biased_shoe_s_alerts_are_stored_counted_and_shown(db_url: str) -> None:
+    database = migrated(db_url)
+
+    async def play() -> dict[str, object]:
+        runner = StoreRunner(database)
+        metrics = Metrics()
+        watch = IntegrityWatch(runner, metrics, StillClock())
+        task = asyncio.create_task(watch.run())
+        try:
+            shoe = _biased_shoe()
+            number = 0
+            while not shoe.finished:
+                before = CardCounts.of(shoe.order[shoe.position :])
+                coup = shoe.deal_coup()
+                number += 1
+                settled = PlayerSettlement("ann", {"dragon_7": {"stake": 500}}, 500, 0, 0)
+                watch.observe(
+                    "ez",
+                    EZ,
+                    round_id=number,
+                    shoe_id="s1",
+                    coup=coup,
+                    before=before,
+                    players={"ann": settled},
+                )
+            for _ in range(2000):
+                if watch.observed == watch.received:
+                    break
+                await asyncio.sleep(0.01)
+            assert watch.observed == watch.received == number
+            status = await watch.integrity_status("ez")
+            kinds = ("frequency", "advantage")
+            open_now = {
+                kind: metrics.registry.get_sample_value(
+                    "baccarat_integrity_open_alerts", {"table": "ez", "kind": kind}
+                )
+                for kind in kinds
+            }
+            raised = metrics.registry.get_sample_value(
+                "baccarat_integrity_alerts_total", {"table": "ez", "kind": "frequency"}
+            )
+            return {"status": status, "open": open_now, "raised": raised, "rounds": number}
+        finally:
+            task.cancel()
+            runner.close()
+
+    result = asyncio.run(play())
+    status = result["status"]
+    assert isinstance(status, dict)
+    alerts = status["alerts"]
+    assert alerts and all(alert["kind"] == "frequency" for alert in alerts)
+    assert any(alert["subject"] in ("rank:9", "rank:K") for alert in alerts)
+    assert result["raised"] == len(alerts)
+    assert result["open"] == {"frequency": float(len(status["open_alerts"])), "advantage": 0.0}
+    assert status["rounds"] == result["rounds"]
+    [ann] = status["players"]
+    assert ann["player"] == "ann" and ann["bets"] == result["rounds"] and not ann["flagged"]
+    cumulative = {stat["event"]: stat for stat in status["frequencies"]["cumulative"]}
+    assert cumulative["banker"]["trials"] == result["rounds"]
+
+
+def test_a_table_never_seen_has_an_empty_status(db_url: str) -> None:
+    database = migrated(db_url)
+
+    async def read() -> dict[str, object]:
+        runner = StoreRunner(database)
+        try:
+            return await IntegrityWatch(runner, Metrics(), StillClock()).integrity_status("none")
+        finally:
+            runner.close()
+
+    status = asyncio.run(read())
+    assert status["alerts"] == [] and status["players"] == [] and status["rounds"] == 0
