@@ -2,15 +2,16 @@
 theoretical hold, and how far the actual is from it in standard deviations.
 
 Theory is exact, per rule set (each shoe keeps its own): a bet's house edge ``e`` and the
-variance ``v`` of its net result per unit staked, for a full shoe (``baccarat.analysis.
-exact``). The theoretical hold of a bet is ``e × turnover``, to the nearest minor unit. Every
-stake on one spot of one round shares that round's outcome, so the unit of chance is the
-round's total ``S`` on the spot: the GGR's variance is ``Σ v × S²``, and
+variance ``v`` of its net result per unit staked, for a full shoe (``baccarat.integrity.
+theory``). The theoretical hold of a bet is ``e × turnover``, to the nearest minor unit
+(half to even). Every stake on one spot of one round shares that round's outcome, so the
+unit of chance is the round's total ``S`` on the spot: the GGR's variance is ``Σ v × S²``,
+and
 ``z = (GGR − e × turnover) / sqrt(Σ v × S²)``. A table's day over all bets has no z here
 (the bets of one round are not independent).
 
 >>> from baccarat.rulesets import load_ruleset
->>> theory = bet_theory(load_ruleset("standard").to_toml())
+>>> theory = bet_theory(load_ruleset("standard"))
 >>> f"{float(100 * theory['banker'].edge):.4f}", f"{float(theory['banker'].variance):.4f}"
 ('1.0579', '0.8600')
 """
@@ -24,40 +25,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
-from functools import lru_cache
 
-from baccarat.analysis.exact import exact_odds, full_shoe
+from baccarat.integrity.theory import BetTheory, bet_theory
 from baccarat.rulesets import parse_ruleset
 from baccarat.server.admin_models import ReportRow, ReportView
 from baccarat.server.clock import Clock
 from baccarat.server.service import Service
 from baccarat.store.reports import DAY_MS, SpotRound, spot_rounds
 
-__all__ = ["BetTheory", "ReportDesk", "bet_theory", "report_csv", "report_rows"]
-
-
-@dataclass(frozen=True, slots=True)
-class BetTheory:
-    """A bet's exact house edge and the variance of its net result, per unit staked."""
-
-    edge: Fraction
-    variance: Fraction
-
-
-@lru_cache(maxsize=32)
-def bet_theory(ruleset_toml: str) -> dict[str, BetTheory]:
-    """Every offered bet's edge and variance for a full shoe of the rule set."""
-    ruleset = parse_ruleset(ruleset_toml)
-    odds = exact_odds(full_shoe(ruleset), ruleset)
-    theory = {}
-    for name, bet in odds.bets.items():
-        rule = ruleset.bet(name)
-        second = sum(
-            (p * rule.payout_for(event).net ** 2 for event, p in bet.event_probabilities.items()),
-            Fraction(0),
-        )
-        theory[name] = BetTheory(-bet.ev, second - bet.ev**2)
-    return theory
+__all__ = ["ReportDesk", "report_csv", "report_rows"]
 
 
 @dataclass
@@ -105,7 +81,7 @@ def report_rows(spots: list[SpotRound]) -> list[ReportRow]:
     day_rounds: dict[tuple[str, int], set[int]] = defaultdict(set)
     for spot in spots:
         day_rounds[(spot.table_id, spot.day)].add(spot.round_id)
-        theory = bet_theory(spot.ruleset_toml).get(spot.bet)
+        theory = bet_theory(parse_ruleset(spot.ruleset_toml)).get(spot.bet)
         by_bet[(spot.table_id, spot.day, spot.bet)].add(spot, theory)
         by_day[(spot.table_id, spot.day)].add(spot, theory)
     rows = [total.row(table, day, bet, with_z=True) for (table, day, bet), total in by_bet.items()]

@@ -1,0 +1,204 @@
+"""What operators do, end to end on a running app: a void gives every stake back and the
+ledger holds; a paused table opens no round until it is opened; a change waits for the next
+shoe; a locked or closed player cannot log in; an operator limit caps the player's own; the
+command creates staff."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from admin_support import Admin, running_admin, wait_for
+
+BIN = Path(sys.executable).parent
+
+
+@pytest.fixture(scope="module")
+def admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Admin]:
+    yield from running_admin(tmp_path_factory.mktemp("actions"))
+
+
+def _balance(admin: Admin, token: str) -> int:
+    value: int = admin.call("GET", "/api/me", token).json()["balance"]
+    return value
+
+
+def test_a_void_returns_every_stake_and_the_ledger_holds(admin: Admin) -> None:
+    (alice, alice_token), (bob, bob_token) = admin.guest(), admin.guest()
+    before = {alice: _balance(admin, alice_token), bob: _balance(admin, bob_token)}
+    round_id = admin.open_round(min_left_ms=400)
+    assert admin.bet(alice_token, round_id, {"banker": 1_000, "tie": 100}).status_code == 200
+    assert admin.bet(bob_token, round_id, {"player": 500}).status_code == 200
+    audience = admin.as_role("auditor", "GET", "/api/admin/tables/standard/audience").json()
+    assert audience["bettors"][alice] == {"banker": 1_000, "tie": 100}
+    assert audience["bettors"][bob] == {"player": 500}
+
+    voided = admin.as_role(
+        "operator", "POST", f"/api/admin/rounds/{round_id}/void", json={"reason": "dealer error"}
+    )
+    assert voided.status_code == 200, voided.text
+    assert voided.json()["returned"] == {alice: 1_100, bob: 500}
+    assert _balance(admin, alice_token) == before[alice]
+    assert _balance(admin, bob_token) == before[bob]
+    view = admin.round_view(round_id)
+    assert (view["phase"], view["void_reason"]) == ("voided", "dealer error")
+    detail = admin.as_role("auditor", "GET", f"/api/admin/rounds/{round_id}").json()
+    assert {bet["outcome"] for bet in detail["bets"]} == {"voided"}
+    assert sum(bet["returned"] for bet in detail["bets"]) == 1_600
+    history = admin.call("GET", "/api/me/history", alice_token).json()["rounds"]
+    assert history[0]["round_id"] == round_id and history[0]["phase"] == "voided"
+    record = next(r for r in reversed(admin.audit()) if r["action"] == "round_void")
+    assert record["actor"] == "staff:staff-operator"
+    assert (
+        '"reason":"dealer error"' in record["details"] and '"role":"operator"' in record["details"]
+    )
+    assert admin.ledger_problems() == []
+
+    again = admin.as_role(
+        "admin", "POST", f"/api/admin/rounds/{round_id}/void", json={"reason": "x"}
+    )
+    assert (again.status_code, again.json()["error"]["code"]) == (409, "round_finished")
+    # The dealer goes on with a new round, and a settled round cannot be voided.
+    following = admin.open_round()
+    assert following > round_id
+    settled = admin.wait_final(following)
+    assert settled["phase"] == "settled"
+    late = admin.as_role(
+        "admin", "POST", f"/api/admin/rounds/{following}/void", json={"reason": "x"}
+    )
+    assert (late.status_code, late.json()["error"]["code"]) == (409, "round_finished")
+    assert admin.ledger_problems() == []
+
+
+def test_a_paused_table_opens_no_round_until_it_is_opened(admin: Admin) -> None:
+    paused = admin.as_role(
+        "operator", "POST", "/api/admin/tables/standard/pause", json={"reason": "break"}
+    )
+    assert paused.json()["status"] == "paused"
+
+    def finished() -> int | None:
+        state = admin.call("GET", "/api/tables/standard").json()["round"]
+        return (
+            None
+            if state is None or state["phase"] not in ("settled", "voided")
+            else int(state["id"])
+        )
+
+    last = wait_for(finished, 20, "the round in play to finish")
+    time.sleep(1.5)  # two betting windows: a table left open would have opened a round
+    assert admin.call("GET", "/api/tables/standard").json()["round"]["id"] == last
+    admin.as_role("operator", "POST", "/api/admin/tables/standard/open", json={"reason": "back"})
+    assert admin.open_round() > last
+
+
+def test_a_change_applies_from_the_next_shoe(admin: Admin) -> None:
+    table = admin.call("GET", "/api/tables/quick").json()
+    shoe = table["shoe"]["id"]
+    change = {
+        "reason": "slower, face down, lower tie maximum",
+        "betting_ms": 1_000,
+        "dealing": "face-down",
+        "limits": {"tie": {"min_stake": 100, "max_stake": 5_000}},
+    }
+    answer = admin.as_role("operator", "PUT", "/api/admin/tables/quick/next-shoe", json=change)
+    assert answer.status_code == 200, answer.text
+    pending = answer.json()["pending"]
+    assert pending["settings"] == {"betting_ms": 1_000, "dealing": "face-down"}
+    assert pending["limits"]["tie"] == {"min_stake": 100, "max_stake": 5_000}
+    # The shoe in play goes on as it was.
+    assert admin.call("GET", "/api/tables/quick").json()["settings"]["betting_ms"] == 700
+
+    def next_shoe() -> dict[str, Any] | None:
+        now = admin.call("GET", "/api/tables/quick").json()
+        return now if now["shoe"] and now["shoe"]["id"] != shoe else None
+
+    after = wait_for(next_shoe, 30, "the quick table's next shoe")
+    assert after["settings"]["betting_ms"] == 1_000
+    assert after["settings"]["dealing"] == "face-down"
+    assert after["bets"]["tie"]["max_stake"] == 5_000
+    assert admin.as_role("auditor", "GET", "/api/admin/tables/quick").json()["pending"] is None
+
+
+def test_a_locked_or_closed_player_cannot_log_in(admin: Admin) -> None:
+    password = "Correct-Horse-9"
+    created = admin.call("POST", "/api/accounts", json={"username": "lockme", "password": password})
+    player = created.json()["id"]
+    login = {"username": "lockme", "password": password}
+    token = admin.call("POST", "/api/sessions", json=login).json()["token"]
+    locked = admin.as_role(
+        "operator", "POST", f"/api/admin/players/{player}/lock", json={"reason": "fraud check"}
+    )
+    assert locked.json()["status"] == "locked"
+    assert admin.call("GET", "/api/me", token).status_code == 401  # its session ended
+    refused = admin.call("POST", "/api/sessions", json=login)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "account_locked")
+    admin.as_role(
+        "operator", "POST", f"/api/admin/players/{player}/unlock", json={"reason": "cleared"}
+    )
+    assert admin.call("POST", "/api/sessions", json=login).status_code == 201
+    admin.as_role(
+        "admin", "POST", f"/api/admin/players/{player}/close", json={"reason": "asked to"}
+    )
+    refused = admin.call("POST", "/api/sessions", json=login)
+    assert (refused.status_code, refused.json()["error"]["code"]) == (403, "account_closed")
+    reopen = admin.as_role(
+        "admin", "POST", f"/api/admin/players/{player}/unlock", json={"reason": "x"}
+    )
+    assert (reopen.status_code, reopen.json()["error"]["code"]) == (409, "player_closed")
+    found = admin.as_role("auditor", "GET", "/api/admin/players", params={"q": "lockm"}).json()
+    assert [(p["id"], p["status"]) for p in found["players"]] == [(player, "closed")]
+
+
+def test_an_operator_limit_caps_the_players_own(admin: Admin) -> None:
+    player, token = admin.guest()
+
+    def set_own(amount: int | None) -> tuple[int, str | None]:
+        body = {"kind": "loss", "period": "24h", "amount": amount}
+        response = admin.call("PUT", "/api/me/limits", token, json=body)
+        return response.status_code, response.json().get("error", {}).get("code")
+
+    assert set_own(50_000) == (200, None)
+    capped = admin.as_role(
+        "operator",
+        "PUT",
+        f"/api/admin/players/{player}/operator-limits",
+        json={"reason": "affordability", "kind": "loss", "period": "24h", "amount": 10_000},
+    )
+    assert capped.status_code == 200, capped.text
+    assert capped.json()["limits"] == [{"kind": "loss", "period": "24h", "amount": 10_000}]
+    assert set_own(20_000) == (422, "above_operator_limit")
+    assert set_own(None) == (422, "above_operator_limit")
+    assert set_own(5_000) == (200, None)
+    detail = admin.as_role("auditor", "GET", f"/api/admin/players/{player}").json()
+    assert detail["caps"] == [{"kind": "loss", "period": "24h", "amount": 10_000}]
+    assert detail["limits"] == [{"kind": "loss", "period": "24h", "amount": 5_000}]
+
+
+def test_the_command_creates_staff_and_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'staff.db'}"
+    command = [str(BIN / "baccarat"), "admin", "create-user"]
+    made = subprocess.run(
+        [*command, "Pit.Boss", "--role", "operator", "--db", db, "--password-stdin"],
+        input="Long-Enough-Pass-7\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert made.returncode == 0, made.stderr
+    assert "created operator 'pit.boss'" in made.stdout
+    bad = subprocess.run(
+        [*command, "someone", "--role", "king", "--db", db, "--password-stdin"],
+        input="Long-Enough-Pass-7\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert bad.returncode == 2
+    assert bad.stderr.strip().splitlines() == [
+        "baccarat: error: --role must be one of operator, auditor, admin, not 'king'"
+    ]
