@@ -21,7 +21,7 @@ batch of shoes is priced.
 from __future__ import annotations
 
 from baccarat.analysis.exact.counts import CardCounts, ValueCounts
-from baccarat.analysis.exact.float_path import FastOdds, fast_odds
+from baccarat.analysis.exact.float_path import FastOdds, composition_evs, fast_odds
 from baccarat.analysis.exact.odds import BetOdds, Odds, bet_evs, exact_odds, full_shoe
 from baccarat.analysis.exact.ways import Ways, ways
 from baccarat.shoe import Composition
@@ -35,6 +35,7 @@ __all__ = [
     "ValueCounts",
     "Ways",
     "bet_evs",
+    "composition_evs",
     "exact_odds",
     "fast_odds",
     "full_shoe",

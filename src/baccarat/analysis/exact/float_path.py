@@ -55,7 +55,7 @@ from baccarat.analysis.native import library
 from baccarat.rulesets import RuleSet
 from baccarat.shoe import Composition
 
-__all__ = ["CardCounts", "FastOdds", "fast_odds"]
+__all__ = ["CardCounts", "FastOdds", "composition_evs", "fast_engine", "fast_odds"]
 
 Floats = NDArray[np.float64]
 Mode: TypeAlias = Literal["ev", "events"]
@@ -309,6 +309,32 @@ def fast_engine(ruleset: RuleSet, detail: Detail = "cards", mode: Mode = "ev") -
     if engine is None or engine.ruleset is not ruleset:
         engine = _engines[key] = FastOdds(ruleset, detail, mode)
     return engine
+
+
+def composition_evs(counts: ShoeCounts, ruleset: RuleSet) -> dict[str, float]:
+    """The EV per unit staked of every bet ``ruleset`` offers that the counts can price, for
+    the shoe ``counts`` describes: the lean path for one shoe per call (the live table, the
+    integrity monitor), a few microseconds in C, no numpy in the call.
+
+    Bets the counts cannot price (pairs by value, the suited pair by rank) are left out,
+    as ``fast_odds`` leaves them out. For the least overhead, keep
+    ``fast_engine(ruleset, detail, "ev")`` and call its ``row`` with the counts alone.
+
+    >>> from baccarat.rulesets import load_ruleset
+    >>> evs = composition_evs(CardCounts.full(8), load_ruleset("standard"))
+    >>> round(evs["banker"], 6), round(evs["player_pair"], 6), len(evs)
+    (-0.010579, -0.103614, 11)
+    """
+    detail: Detail
+    if isinstance(counts, CardCounts):
+        detail = "cards"
+    elif isinstance(counts, Composition):
+        detail = "ranks"
+    else:
+        detail = "values"
+    engine = fast_engine(ruleset, detail, "ev")
+    row = engine.row(counts.counts)
+    return {name: value for (name, _), value in zip(engine.columns, row, strict=True)}
 
 
 def fast_odds(counts: ShoeCounts, ruleset: RuleSet) -> Odds[float]:

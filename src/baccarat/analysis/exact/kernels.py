@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
-import numba
 import numpy as np
 from numpy.typing import NDArray
+
+from baccarat.analysis.jit import load_numba
 
 __all__ = ["deal_shoes", "pair_levels", "remaining_cards", "value_sums"]
 
@@ -24,6 +25,7 @@ Ints = NDArray[np.int64]
 
 #: Compositions weighed together, so each block of the table is read once per batch.
 _BATCH = 8
+numba = load_numba()  # without the scipy numba would import for its BLAS check
 _CHUNK = 512
 
 

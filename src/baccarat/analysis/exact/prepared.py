@@ -25,6 +25,7 @@ from numpy.typing import NDArray
 
 from baccarat.analysis.cache import cache_dir, content_hash, read_entry, write_entry
 from baccarat.analysis.exact.multiset_sums import part_layout
+from baccarat.analysis.native.tables import CARD_CODES, STEP
 
 __all__ = ["NativePlan", "Prepared", "prepared"]
 
@@ -181,8 +182,6 @@ class NativePlan:
     ) -> tuple[NDArray[np.int64], NDArray[np.int64], NDArray[np.int64], Floats]:
         """EV traces of shoes given as rows of card numbers (``baccarat.analysis.trace``):
         per coup, its shoe, its number, the cards left, and every output column."""
-        from baccarat.analysis.simulate.keys import CARD_CODES, STEP
-
         if self.detail != DETAIL_CODE["cards"][0]:
             raise ValueError("a trace prices counts by card")
         orders = np.ascontiguousarray(orders, dtype=np.int64)

@@ -24,8 +24,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, TypeVar, cast
 
 import numpy as np
-from numba import njit
 
+from baccarat.analysis.jit import load_numba
 from baccarat.analysis.simulate.keys import (
     CARD_CODES,
     MAX_EVENTS,
@@ -51,6 +51,7 @@ __all__ = [
 
 Array = np.ndarray[Any, Any]
 _F = TypeVar("_F", bound=Callable[..., Any])
+njit = load_numba().njit  # without the scipy numba would import for its BLAS check
 
 
 def compiled(func: _F) -> _F:

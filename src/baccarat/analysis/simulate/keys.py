@@ -40,9 +40,9 @@ import numpy as np
 
 from baccarat.analysis.exact.coup_table import SIGNATURES
 from baccarat.analysis.exact.signature import LEVELS, bet_events
+from baccarat.analysis.native.tables import CARD_CODES, STEP, step_table
 from baccarat.bets import BetType
 from baccarat.cards import Card
-from baccarat.tableau import BANKER_DRAWS_ON
 
 __all__ = [
     "CARD_CODES",
@@ -72,15 +72,6 @@ TC_LIMIT = 30
 N_TC_BINS = 2 * TC_LIMIT + 1
 
 
-def _card_code(number: int) -> int:
-    rank, suit = number % 13, (number // 13) % 4
-    value = (rank + 1) % 10 if rank < 9 else 0
-    face = rank - 9 if rank >= 9 else 0
-    return value | suit << 4 | face << 6
-
-
-#: The kernel's byte for each card number 0-51 (``baccarat-shoe-v1``: rank ``c % 13``, suit ``c // 13``).
-CARD_CODES: Array = np.array([_card_code(c) for c in range(52)], dtype=np.uint8)
 _NUMBER_OF_CODE = {int(code): number for number, code in enumerate(CARD_CODES)}
 #: Two codes are the same rank when they agree under this mask (all but the suit bits).
 RANK_MASK = 0xCF
@@ -163,34 +154,3 @@ def key_fields(key: int) -> KeyFields:
         key >> 2 & 3,
         key & 3,
     )
-
-
-def step_table() -> Array:
-    """For two-card sums (0-18) and the fifth card's value: who draws, and the totals so far.
-
-    Entry ``sp << 9 | sb << 4 | v5`` holds ``player_drew | banker_drew << 1 |
-    final_player_total << 2 | banker_two_card_total << 6``; the fifth card is the Player's
-    third card if Player draws, else the Banker's (the table only uses it in the first case).
-    """
-    table = np.zeros(19 << 9, dtype=np.int64)
-    for sp in range(19):
-        for sb in range(19):
-            player, banker = sp % 10, sb % 10
-            natural = player >= 8 or banker >= 8
-            player_draws = not natural and player <= 5
-            for fifth in range(10):
-                if natural:
-                    banker_draws = False
-                elif player_draws:
-                    banker_draws = fifth in BANKER_DRAWS_ON[banker]
-                else:
-                    banker_draws = banker <= 5
-                final_player = (player + fifth) % 10 if player_draws else player
-                table[sp << 9 | sb << 4 | fifth] = (
-                    int(player_draws) | int(banker_draws) << 1 | final_player << 2 | banker << 6
-                )
-    return table
-
-
-#: The step table of the kernels (``step_table``).
-STEP: Array = step_table()
