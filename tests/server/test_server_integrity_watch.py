@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
+import uuid
 
+from fastapi.testclient import TestClient
 from store_support import migrated
 
 from baccarat.analysis.exact.counts import CardCounts
 from baccarat.cards import Card, Rank
 from baccarat.rulesets import load_ruleset
+from baccarat.server import ServerConfig, create_app, tables_from
 from baccarat.server.integrity_watch import IntegrityWatch
 from baccarat.server.metrics import Metrics
 from baccarat.server.store_threads import StoreRunner
@@ -111,3 +115,45 @@ def test_a_table_never_seen_has_an_empty_status(db_url: str) -> None:
 
     status = asyncio.run(read())
     assert status["alerts"] == [] and status["players"] == [] and status["rounds"] == 0
+
+
+def test_a_served_table_feeds_its_rounds_and_a_side_bet_to_the_monitor(db_url: str) -> None:
+    """In-process server, an EZ table with short timings: a player's Dragon 7 bet reaches the
+    monitor with the EV the cards left gave it, and every settled round is counted."""
+    day_ms = 86_400_000
+    config = ServerConfig(
+        db_url,
+        tables_from(["ez"], betting_ms=700, reveal_ms=1, result_ms=1),
+        session_idle_ms=day_ms,
+        guest_lifetime_ms=day_ms,
+    )
+    with TestClient(create_app(config)) as client:
+        service = client.app.state.service  # type: ignore[attr-defined]
+        token = client.post("/api/players").json()["token"]
+        bearer = {"Authorization": f"Bearer {token}", "Idempotency-Key": uuid.uuid4().hex}
+        deadline = time.monotonic() + 30
+        while True:
+            assert time.monotonic() < deadline, "no open round"
+            data = client.get("/api/tables/ez").json()
+            state = data["round"]
+            if state and state["phase"] == "open" and state["closes_at_ms"] - data["now"] > 300:
+                break
+            time.sleep(0.02)
+        answer = client.post(
+            "/api/tables/ez/bets",
+            json={"round_id": state["id"], "bets": {"dragon_7": 500}},
+            headers=bearer,
+        )
+        assert answer.status_code == 200, answer.text
+        watch = service.integrity
+        while True:
+            assert time.monotonic() < deadline, "the monitor saw no player"
+            if watch.observed >= 2 and watch.states.get("ez") and watch.states["ez"].records:
+                break
+            time.sleep(0.05)
+        monitor = watch.states["ez"]
+        [score] = monitor.scores()
+        assert (score.bet, score.bets, score.staked) == ("dragon_7", 1, 500)
+        assert score.evidence[0].round_id == state["id"]
+        assert -1 < score.evidence[0].ev < 1
+        assert monitor.rounds >= 2
