@@ -105,6 +105,10 @@ SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
         READ,
         lambda a, r: Req("/api/admin/tables/standard/audience"),
     ),
+    ("GET", "/api/admin/tables/{table_id}/integrity"): (
+        READ,
+        lambda a, r: Req("/api/admin/tables/standard/integrity"),
+    ),
     ("PUT", "/api/admin/tables/{table_id}/next-shoe"): (
         ACT,
         lambda a, r: Req(
@@ -286,6 +290,7 @@ BAD: dict[tuple[str, str], list[Req]] = {
         Req("/api/admin/tables/a%00b"),
     ],
     ("GET", "/api/admin/tables/{table_id}/audience"): [Req("/api/admin/tables/nope/audience")],
+    ("GET", "/api/admin/tables/{table_id}/integrity"): [Req("/api/admin/tables/nope/integrity")],
     ("PUT", "/api/admin/tables/{table_id}/next-shoe"): [
         Req("/api/admin/tables/standard/next-shoe", {"reason": "r"}),
         Req("/api/admin/tables/standard/next-shoe", {"reason": "r", "ruleset": "nope"}),

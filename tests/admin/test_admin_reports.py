@@ -9,9 +9,10 @@ import io
 from collections import defaultdict
 from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import pytest
-from admin_support import Admin, running_admin
+from admin_support import Admin, running_admin, wait_for
 from sqlalchemy import select
 
 from baccarat.analysis.exact import bet_evs
@@ -88,3 +89,19 @@ def test_the_theoretical_hold_is_the_exact_edge_times_the_turnover(admin: Admin)
     assert [(line["bet"], int(line["theoretical_hold"])) for line in lines] == [
         (row["bet"], row["theoretical_hold"]) for row in report["rows"]
     ]
+
+
+def test_the_integrity_view_counts_the_rounds_the_table_settled(admin: Admin) -> None:
+    round_id = admin.open_round()
+    assert admin.wait_final(round_id)["phase"] == "settled"
+
+    def seen() -> dict[str, Any] | None:
+        view: dict[str, Any] = admin.as_role(
+            "auditor", "GET", "/api/admin/tables/standard/integrity"
+        ).json()
+        return view if view["rounds"] >= 1 else None
+
+    view = wait_for(seen, 20, "the monitor to observe a settled round")
+    assert view["table"] == "standard"
+    assert view["frequencies"]["cumulative"], "no frequency statistics"
+    assert isinstance(view["alerts"], list)

@@ -26,6 +26,7 @@ __all__ = [
     "AuditVerifyView",
     "CapRequest",
     "CapsView",
+    "IntegrityView",
     "PlayerDetail",
     "PlayerList",
     "PlayerSummary",
@@ -150,6 +151,21 @@ class TableAudience(_AdminModel):
     bettors: dict[str, dict[str, int]] = Field(
         description="Per player, their stakes in play on the round, per spot."
     )
+
+
+class IntegrityView(_AdminModel):
+    """The integrity monitor's view of a table (``docs/integrity.md``): this node's counts
+    since it started dealing it, and the stored alerts, latest first."""
+
+    table: str
+    ruleset: str | None = None
+    rounds: int
+    shoe: str | None = None
+    shoes: int | None = None
+    frequencies: dict[str, list[dict[str, Any]]]
+    players: list[dict[str, Any]]
+    open_alerts: list[Any]
+    alerts: list[dict[str, Any]]
 
 
 # Rounds.

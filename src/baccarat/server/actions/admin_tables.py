@@ -15,7 +15,12 @@ from typing import Any
 from sqlalchemy import Connection
 
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset, parse_ruleset
-from baccarat.server.admin_models import TableAudience, TableChange, TableControlView
+from baccarat.server.admin_models import (
+    IntegrityView,
+    TableAudience,
+    TableChange,
+    TableControlView,
+)
 from baccarat.server.clock import Clock
 from baccarat.server.errors import ApiError
 from baccarat.server.mirror import TableMirror
@@ -130,6 +135,14 @@ class TableDesk:
             return after
 
         return self._view(mirror, await self.service.runner.write(run))
+
+    async def integrity(self, table_id: str) -> IntegrityView:
+        """The integrity monitor's frequencies, player scores and alerts of the table."""
+        self._mirror(table_id)
+        watch = self.service.integrity
+        if watch is None:
+            raise ApiError(503, "table_starting", "the integrity monitor is starting: try again")
+        return IntegrityView.model_validate(await watch.integrity_status(table_id))
 
     async def audience(self, table_id: str) -> TableAudience:
         """Who watches (feed connections) and who bets on the round in play."""

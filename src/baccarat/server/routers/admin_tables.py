@@ -1,5 +1,5 @@
 """``/api/admin/tables``: open, pause and close tables; change the next shoe's rule set,
-limits, timings and dealing mode; who watches and who bets."""
+limits, timings and dealing mode; who watches and who bets; the integrity monitor's view."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from fastapi import APIRouter
 
 from baccarat.server.admin_deps import DesksDep, admin_errors
 from baccarat.server.admin_models import (
+    IntegrityView,
     ReasonBody,
     TableAudience,
     TableChange,
@@ -70,3 +71,12 @@ async def table_audience(
 ) -> TableAudience:
     """How many watch, and each bettor's stakes on the round in play."""
     return await desks.tables.audience(table_id)
+
+
+@router.get("/api/admin/tables/{table_id}/integrity", responses=admin_errors(404, 422))
+async def table_integrity(
+    table_id: TableId, _session: StaffReader, desks: DesksDep
+) -> IntegrityView:
+    """Outcome frequencies against the exact probabilities (per shoe and cumulative), each
+    player's advantage-play score on the side bets, and the alerts (``docs/integrity.md``)."""
+    return await desks.tables.integrity(table_id)
