@@ -142,7 +142,7 @@ class TableMonitor:
     def with_ruleset(self, ruleset: RuleSet) -> TableMonitor:
         """The monitor for a new rule set: frequencies and baselines start again (their
         probabilities and EVs are the rule set's); open advantage alerts stay open."""
-        if ruleset.to_toml() == self.ruleset.to_toml():
+        if ruleset is self.ruleset or ruleset.to_toml() == self.ruleset.to_toml():
             return self
         fresh = TableMonitor.start(self.table, ruleset)
         kept = frozenset(key for key in self.open if key.startswith("advantage:"))
