@@ -97,10 +97,20 @@ function betting(tableId, suffix, method, body) {
   });
 }
 
+/** @type {Promise<any> | null} */
+let configAnswer = null;
+
 /** Every call of the API, by what it does; each returns the server's JSON answer. */
 export const api = {
   createGuest: () => request("POST", "/api/players", { body: {}, auth: false }),
-  config: () => request("GET", "/api/config", { auth: false }),
+  // The server's configuration does not change while it runs: asked once per page.
+  config: () => {
+    configAnswer ??= request("GET", "/api/config", { auth: false }).catch((error) => {
+      configAnswer = null;
+      throw error;
+    });
+    return configAnswer;
+  },
   me: () => request("GET", "/api/me"),
   tables: () => request("GET", "/api/tables"),
   table: (tableId) => request("GET", `/api/tables/${enc(tableId)}`),

@@ -6,12 +6,14 @@
 import { decimalMark, formatMoney, has, t } from "./i18n.js";
 
 /**
- * 123456 -> "$1,234.56"; negative amounts get a minus sign. In the money's own currency.
+ * 123456 -> "$1,234.56"; negative amounts get a minus sign. In the money's own currency, or in
+ * `currency` ({code, digits}: a rule set's, model.currency) when given.
  * @param {number | null | undefined} minor  an amount in minor units
+ * @param {{code: string, digits: number}} [currency]
  * @returns {string}
  */
-export function money(minor) {
-  return formatMoney(minor);
+export function money(minor, currency) {
+  return currency ? formatMoney(minor, currency.code, currency.digits) : formatMoney(minor);
 }
 
 /**

@@ -33,9 +33,11 @@ const LOADERS = {
 
 /** @type {Language} */
 let current = "en";
-// The currency of the money the server counts (minor units, hundredths). The server declares
-// none: the page's default, unless the server's /api/config names one (see setCurrency).
+// The currency of the money the server counts, and its minor-unit exponent (2: an amount is
+// hundredths). The server names it (/api/config, each table's rule set; see setCurrency);
+// US dollars until it has.
 let currency = "USD";
+let minorUnit = 2;
 /** @type {Set<(language: Language) => void>} */
 const listeners = new Set();
 
@@ -308,14 +310,17 @@ function numberFormat(options) {
 }
 
 /**
- * The currency of the money shown (ISO 4217: "USD", "IDR", …); unknown codes are ignored.
+ * The currency of the money shown (ISO 4217: "USD", "IDR", …) and its minor-unit exponent, as
+ * the server names them; unknown codes are ignored.
  * @param {unknown} code
+ * @param {unknown} [exponent]  digits of the minor unit (2: hundredths)
  */
-export function setCurrency(code) {
+export function setCurrency(code, exponent = 2) {
   if (typeof code !== "string" || !/^[A-Z]{3}$/.test(code)) return;
   try {
     new Intl.NumberFormat("en", { style: "currency", currency: code });
     currency = code;
+    minorUnit = Number.isInteger(exponent) && Number(exponent) >= 0 && Number(exponent) <= 4 ? Number(exponent) : 2;
   } catch {
     // Not a currency this browser knows: keep the one there is.
   }
@@ -327,24 +332,27 @@ export function moneyCurrency() {
 }
 
 /**
- * An amount of minor units (hundredths) as money in the language shown: 123456 →
- * "$1,234.56" in English, "$1.234,56" in Indonesian; IDR → "Rp 1.234,56". The amount is
- * written as an exact decimal string (integer arithmetic, never a float) and Intl places the
- * symbol, grouping and decimal mark; a negative amount gets a true minus sign (−).
+ * An amount of minor units as money in the language shown: 123456 → "$1,234.56" in English,
+ * "$1.234,56" in Indonesian; IDR → "Rp 1.234,56". The amount is written as an exact decimal
+ * string (integer arithmetic, never a float) and Intl places the symbol, grouping and decimal
+ * mark; a negative amount gets a true minus sign (−).
  * @param {number | null | undefined} minor
  * @param {string} [code]  ISO 4217 currency; the money's own by default
+ * @param {number} [digits]  its minor-unit exponent; the money's own by default
  * @returns {string}
  */
-export function formatMoney(minor, code = currency) {
+export function formatMoney(minor, code = currency, digits = code === currency ? minorUnit : 2) {
   if (!Number.isSafeInteger(minor)) return "–";
   const abs = Math.abs(minor);
-  const exact = `${minor < 0 ? "-" : ""}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+  const unit = 10 ** digits;
+  const fraction = digits ? `.${String(abs % unit).padStart(digits, "0")}` : "";
+  const exact = `${minor < 0 ? "-" : ""}${Math.trunc(abs / unit)}${fraction}`;
   const format = numberFormat({
     style: "currency",
     currency: code,
     currencyDisplay: "narrowSymbol",
-    minimumFractionDigits: 2,
-    maximumFractionDigits: 2,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
   });
   // A decimal string is formatted exactly (Intl.NumberFormat v3); the types know numbers only.
   return format

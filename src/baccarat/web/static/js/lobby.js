@@ -75,7 +75,13 @@ function tile(table) {
         "div",
         {},
         h("dt", {}, t("facts.limits")),
-        h("dd", {}, min === null ? "–" : t("facts.range", { min: money(min), max: money(max) })),
+        h(
+          "dd",
+          {},
+          min === null
+            ? "–"
+            : t("facts.range", { min: money(min, model.currency(table)), max: money(max, model.currency(table)) }),
+        ),
       ),
       h("div", {}, h("dt", {}, t("facts.watching")), h("dd", {}, String(watchers))),
       h(

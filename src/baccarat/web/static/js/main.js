@@ -8,16 +8,23 @@
 //   #/rules/{name}   the rules page of a rule set
 
 import { account } from "./account.js";
+import { api } from "./api.js";
 import { loginDialog } from "./auth.js";
 import { announce } from "./dom.js";
 import { historyDialog } from "./history.js";
-import { bind, bindMarked, language, onLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
+import { bind, bindMarked, language, onLanguage, preferredLanguage, setCurrency, setLanguage, t } from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { sessionWatch } from "./sessionclock.js";
 import { mountTable } from "./table.js";
 
-// The language first: every view and dialog is built in it.
+// The language and the money first: every view and dialog is built in them. The server names
+// the one currency of its tables and balances (asked once; account.js reads the same answer).
+const configured = api.config().then(
+  (/** @type {any} */ config) => setCurrency(config?.currency, config?.minor_unit),
+  () => {},
+);
 await setLanguage(preferredLanguage(), { remember: false }).catch(() => setLanguage("en", { remember: false }));
+await configured;
 bindMarked(document);
 
 // The page's own elements (index.html): they are always there.

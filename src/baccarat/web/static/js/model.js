@@ -34,7 +34,7 @@ import { has, t } from "./i18n.js";
  * The API's table JSON (GET /api/tables/{id}, the feed's snapshot), read only through this module.
  * @typedef {object} Table
  * @property {string} id
- * @property {{name?: string, title?: string, description?: string}} [ruleset]
+ * @property {{name?: string, title?: string, description?: string, currency?: string, minor_unit?: number}} [ruleset]
  * @property {Record<string, any>} [settings]
  * @property {{min?: number, max?: number}} [limits]
  * @property {Record<string, BetOffer>} [bets]
@@ -73,6 +73,19 @@ export function tableId(table) {
  */
 export function ruleset(table) {
   return table.ruleset ?? {};
+}
+
+/**
+ * The money the table counts in: {code, digits} (ISO 4217 and its minor-unit exponent).
+ * @param {Table} table
+ * @returns {{code: string, digits: number}}
+ */
+export function currency(table) {
+  const set = /** @type {Record<string, any>} */ (ruleset(table));
+  return {
+    code: typeof set.currency === "string" ? set.currency : "USD",
+    digits: Number.isInteger(set.minor_unit) ? set.minor_unit : 2,
+  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { api } from "./api.js";
 import { fill, h } from "./dom.js";
 import { betName, money } from "./format.js";
 import { formatNumber, has, t } from "./i18n.js";
+import * as model from "./model.js";
 import { errorText } from "./refusals.js";
 
 const PLAYER_THIRD = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"];
@@ -185,8 +186,9 @@ function drawingTables(drawing) {
 /**
  * One bet of GET /api/rules/{name}: its pay table, stakes and house edge.
  * @param {Record<string, any>} bet
+ * @param {{code: string, digits: number}} currency  the rule set's money
  */
-function betSection(bet) {
+function betSection(bet, currency) {
   const edge = bet.house_edge
     ? t("rules.edge", { percent: formatNumber(String(bet.house_edge.percent)) })
     : t("rules.not_computed");
@@ -226,7 +228,7 @@ function betSection(bet) {
         "div",
         {},
         h("dt", {}, t("rules.stakes")),
-        h("dd", {}, t("facts.range", { min: money(bet.min_stake), max: money(bet.max_stake) })),
+        h("dd", {}, t("facts.range", { min: money(bet.min_stake, currency), max: money(bet.max_stake, currency) })),
       ),
       h(
         "div",
@@ -276,7 +278,7 @@ export function mountRules(main, name) {
         drawingTables(page.drawing ?? {}),
         h("h2", {}, t("rules.bets")),
         h("p", { class: "rules-note" }, t("rules.basis")),
-        (page.bets ?? []).map(betSection),
+        (page.bets ?? []).map((/** @type {any} */ bet) => betSection(bet, model.currency(page))),
         h("h2", {}, t("rules.rounding")),
         h("p", { dataset: { rule: "rounding" } }, roundingText()),
         h("h2", {}, t("rules.interruption")),
