@@ -75,12 +75,13 @@ export function payoutSummary(pays) {
  * @param {string | null} share  the spot's share of all stakes, as written ("45%"), or null
  */
 function spotLabel(name, rule, stake, summary, share) {
+  // What the spot shows comes first and in its order (a name that holds the visible text, so
+  // speech control by the words on screen finds the spot: WCAG 2.5.3), then what it does not show.
   const parts = [t("spot.label", { name: betName(name, rule.label), odds: summary.headline })];
   if (summary.note) parts.push(summary.note);
-  parts.push(t("spot.limits", { min: money(rule.min_stake), max: money(rule.max_stake) }));
-  parts.push(stake ? t("spot.stake", { amount: money(stake) }) : t("spot.no_stake"));
   if (share !== null) parts.push(t("spot.share", { percent: share }));
-  return parts.join(", ");
+  parts.push(stake ? t("spot.stake", { amount: money(stake) }) : t("spot.no_stake"));
+  return `${parts.join(", ")}. ${t("spot.limits", { min: money(rule.min_stake), max: money(rule.max_stake) })}`;
 }
 
 /**
@@ -172,19 +173,25 @@ export function betLayout(onBet) {
         min: money(rule.min_stake),
         max: money(rule.max_stake),
       });
+      // Spaces between the parts: the words of the spot read apart ("Tie 8:1", not "Tie8:1"),
+      // as its name says them (spotLabel).
       fill(
         button,
         h("span", { class: "spot__name" }, betName(name, rule.label)),
+        " ",
         h("span", { class: "spot__odds" }, summary.headline),
+        " ",
         summary.note ? h("span", { class: "spot__note" }, summary.note) : null,
+        " ",
         share === null
           ? null
           : h("span", { class: "spot__share", dataset: { share: String(part) } }, t("spot.share", { percent: share })),
+        " ",
         stake
           ? h(
               "span",
               { class: "spot__stake", dataset: { stake: String(stake) } },
-              chipFace(stake, "chip--stake"),
+              chipFace(stake, "chip--stake", true),
               h("span", { class: "spot__amount" }, money(stake)),
             )
           : null,

@@ -34,14 +34,16 @@ export function chipColour(minor) {
  * A chip picture showing `minor` (used on bet spots too).
  * @param {number} minor
  * @param {string} [extraClass]
+ * @param {boolean} [painted]  the value drawn by CSS rather than written as text
  * @returns {HTMLSpanElement}
  */
-export function chipFace(minor, extraClass = "") {
-  return h(
-    "span",
-    { class: `chip chip--${chipColour(minor)} ${extraClass}`, "aria-hidden": "true" },
-    h("span", { class: "chip__value" }, chipLabel(minor)),
-  );
+export function chipFace(minor, extraClass = "", painted = false) {
+  // A painted face writes its value from CSS (attr), not as text: inside a control named by
+  // its words (a spot) the chip's "25" would otherwise be text the control's name lacks.
+  const value = painted
+    ? h("span", { class: "chip__value", dataset: { face: chipLabel(minor) } })
+    : h("span", { class: "chip__value" }, chipLabel(minor));
+  return h("span", { class: `chip chip--${chipColour(minor)} ${extraClass}`, "aria-hidden": "true" }, value);
 }
 
 /**

@@ -86,8 +86,11 @@ export function limitsPanel() {
         h(
           "tr",
           {},
-          ["limit", "now", "used", "new", "", "pending"].map((column) =>
-            h("th", { scope: "col" }, column ? t(`limits.col.${column}`) : ""),
+          ["limit", "now", "used", "new", "actions", "pending"].map((column) =>
+            // The buttons' column says what it holds to a screen reader only.
+            column === "actions"
+              ? h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("limits.col.actions")))
+              : h("th", { scope: "col" }, t(`limits.col.${column}`)),
           ),
         ),
       ),

@@ -28,7 +28,9 @@ function askLabel(side, predictions) {
     const colour = predictions?.[key]?.colour;
     return t("ask.part", { title: t(title), colour: colour ? t(`colour.${colour}`) : t("ask.nothing") });
   });
-  return t("ask.label", { side: name, parts: parts.join(", ") });
+  // The name starts with the button's own words ("B ask"), so it can be found by them.
+  const shown = t(side === "banker" ? "ask.banker" : "ask.player");
+  return t("ask.label", { shown, side: name, parts: parts.join(", ") });
 }
 
 /** The statistics also given as a share of the shoe's rounds (coups). */

@@ -12,7 +12,7 @@ import { syncClock } from "./clock.js";
 import { announce, h } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
 import { money } from "./format.js";
-import { t } from "./i18n.js";
+import { setCurrency, t } from "./i18n.js";
 import { tableInfo } from "./info.js";
 import * as model from "./model.js";
 import { explain } from "./refusals.js";
@@ -108,7 +108,8 @@ export function mountTable(main, id) {
         dataset: { action: name },
         onclick: handler,
       },
-      h("span", { class: "btn__icon", "aria-hidden": "true" }, ACTION_ICONS[name]),
+      // The icon is drawn by CSS: as text it would be words on the button that its name lacks.
+      h("span", { class: "btn__icon", "aria-hidden": "true", dataset: { icon: ACTION_ICONS[name] } }),
       h("span", { class: "btn__text" }, t(`action.${name}`)),
     );
   const actions = h(
@@ -224,6 +225,9 @@ export function mountTable(main, id) {
     syncClock(table.now);
     const before = state.round?.id;
     state.table = table;
+    // The table's own money (the server's one currency: /api/config said the same).
+    const { code, digits } = model.currency(table);
+    setCurrency(code, digits);
     document.title = t("app.title", { page: model.tableName(table) });
     title.textContent = model.tableName(table);
     const round = model.currentRound(table);
