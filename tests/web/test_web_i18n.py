@@ -584,6 +584,41 @@ def test_the_english_rules_pages_say_what_the_server_says(
     assert console.unexpected() == []
 
 
+def test_the_indonesian_rules_pages_are_in_indonesian(
+    open_page: Opener, table_server: Served, catalogues: dict[str, Catalogue]
+) -> None:
+    """Every built-in rule set's rules page in Indonesian: no word only English has, the game's
+    Indonesian words in its prose, and the stakes in money written the Indonesian way."""
+    english_only = words(catalogues["en"]) - words(catalogues["id"])
+    keys = re.compile(r"\b(?:rules|bet|betdesc|ruleset|error)\.[a-z0-9_.-]+")
+    page, console = open_page(f"{table_server.url}/", locale="id-ID")
+    page.wait_for_selector(".lobby-card")
+    for name in BUILTIN_RULESETS:
+        page.goto(f"{table_server.url}/#/rules/{name}")
+        page.wait_for_function(
+            "title => document.querySelector('.rules-title')?.textContent === title &&"
+            " document.querySelector('.rules-bet')",
+            arg=fill(
+                catalogues["id"]["rules.heading_of"],
+                title=catalogues["id"][f"ruleset.{name}.title"],
+            ),
+        )
+        assert foreign_words(page, english_only, keys) == [], name
+        prose = page.inner_text(".rules-body").lower()
+        for word in ("kartu", "seri", "menarik", "berhenti", "taruhan", "dibayar"):
+            assert word in prose, (name, word)
+        tie = page.inner_text(".rules-bet[data-bet='tie'] .rules-facts dd")
+        assert tie == fill(
+            catalogues["id"]["facts.range"],
+            min=money_in("id", 100),
+            max=money_in("id", load_ruleset(name).bet("tie").max_stake),
+        ), name
+        page.goto(f"{table_server.url}/#/")
+        page.wait_for_selector(".lobby-card")
+    assert "komisi" in catalogues["id"]["ruleset.standard.title"]
+    assert console.unexpected() == []
+
+
 def test_the_page_files_stay_small() -> None:
     """The catalogues are loaded one at a time (English, and Indonesian when chosen): each is small."""
     for name in ("en.js", "id.js"):
