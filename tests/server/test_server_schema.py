@@ -40,7 +40,12 @@ def token(live: ServerProcess) -> str:
 # The schema comes from the app object (no server needed to build it); the cases are sent to
 # a real server process. (schemathesis' lazy ``from_fixture`` does not run under pytest 9.)
 _APP = create_app(ServerConfig("sqlite:///:memory:", tables_from(["standard", "ez"])))
-schema = schemathesis.openapi.from_dict(_APP.openapi())
+# The admin routes answer a player's token with 403 before reading anything else, so fuzzing
+# them here only repeats that; tests/admin sends each a valid and a bad request per role. Their
+# one open route, the staff login, is fuzzed here.
+schema = schemathesis.openapi.from_dict(_APP.openapi()).exclude(
+    path_regex=r"^/api/admin/(?!login$)"
+)
 
 
 # Not cached: the token exists only once the module's server has started.
