@@ -13,12 +13,13 @@ with the finite-shoe correction ``(N - c) / (N - 1)``, ``c`` cards dealt of ``N`
 ``z = (|O - E| - 1/2) / sqrt(V)``, the two-sided normal p-value, for an event with
 ``E >= 5`` and ``n - E >= 5`` only.
 
-The tests run after every round, so the alert threshold pays for every test ever run
-(Bonferroni): the shoe's scope spends ``ALPHA_SHOE`` over its events and the most rounds a
-shoe can hold (``N // 4``); the cumulative scope spends ``ALPHA_TABLE`` over its events,
-those rounds, and the k-th shoe ``1 / (k (k + 1))`` of it. So a fair table raises a shoe
-alert with probability at most ``ALPHA_SHOE`` per shoe, and a cumulative alert at most
-``ALPHA_TABLE`` in its whole life (up to the normal approximation).
+The shoe's scope is tested after every round, the cumulative one each time a shoe closes;
+each threshold pays for every test it will ever run (Bonferroni): the shoe's scope spends
+``ALPHA_SHOE`` over its events and the most rounds a shoe can hold (``N // 4``); the
+cumulative scope spends ``ALPHA_TABLE`` over its events, the k-th closed shoe
+``1 / (k (k + 1))`` of it. So a fair table raises a shoe alert with probability at most
+``ALPHA_SHOE`` per shoe, and a cumulative alert at most ``ALPHA_TABLE`` in its whole life
+(up to the normal approximation).
 
 >>> from baccarat.cards import parse_cards
 >>> from baccarat.coup import deal
@@ -276,12 +277,13 @@ class FrequencyState:
         return shoe if scope == "shoe" else self.closed.plus(shoe)
 
     def alpha(self, scope: Scope) -> float:
-        """The p-value at or below which a test of ``scope`` alerts, for this round."""
+        """The p-value at or below which a test of ``scope`` alerts now: in a shoe, after any
+        of its rounds; cumulative, when the k-th shoe has closed."""
         ref = self.reference
-        per_round = 1 / (ref.tests * ref.most_rounds)
         if scope == "shoe":
-            return ALPHA_SHOE * per_round
-        return ALPHA_TABLE * per_round / (self.shoes * (self.shoes + 1))
+            return ALPHA_SHOE / (ref.tests * ref.most_rounds)
+        closed = self.shoes - 1
+        return ALPHA_TABLE / (ref.tests * closed * (closed + 1)) if closed else 0.0
 
     def stats(self, scope: Scope) -> tuple[EventStat, ...]:
         """Every event's count in ``scope``, with its z-score and p-value."""
@@ -297,8 +299,9 @@ class FrequencyState:
             result.append(EventStat(scope, name, trials, o, e, v, z, _p_value(z), tested))
         return tuple(result)
 
-    def alerts(self) -> tuple[EventStat, ...]:
-        """The tested events of either scope whose p-value is at or below its threshold.
+    def alerts(self, scopes: tuple[Scope, ...] = ("shoe",)) -> tuple[EventStat, ...]:
+        """The tested events of ``scopes`` whose p-value is at or below its threshold: the
+        shoe's after each round, the cumulative ones when a shoe has closed.
 
         The same figures as ``stats``, in arrays: this runs after every round.
         """
@@ -312,7 +315,7 @@ class FrequencyState:
         variance = np.concatenate((n * p * (1 - p), np.full(13, rank_v)))
         trials = np.concatenate((np.full(size, float(n)), np.full(13, float(cards))))
         found: list[EventStat] = []
-        for scope in ("shoe", "cumulative"):
+        for scope in scopes:
             if scope == "cumulative":
                 closed = self.closed
                 observed = observed + np.array(closed.observed, dtype=np.float64)

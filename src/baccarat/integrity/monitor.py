@@ -217,7 +217,7 @@ def observe_round(
     """The state after a settled round, and the alerts it raised."""
     alerts: list[Alert] = []
     if seen.shoe_id != state.shoe_id:
-        state = _next_shoe(state, seen.shoe_id)
+        state, alerts = _next_shoe(state, seen, now_ms)
     side = [
         (player, bet, stake)
         for player, stakes in seen.bets.items()
@@ -244,31 +244,10 @@ def observe_round(
         alerts += raised
     frequencies = state.frequencies.observe(seen.coup)
     state = replace(state, frequencies=frequencies, rounds=state.rounds + 1)
-    opened = set(state.open)
-    for stat in frequencies.alerts():
-        key = _frequency_key(stat, seen.shoe_id)
-        if key in opened:
-            continue
-        opened.add(key)
-        alerts.append(
-            Alert(
-                state.table,
-                "frequency",
-                key,
-                stat.scope,
-                stat.event,
-                seen.round_id,
-                seen.shoe_id,
-                now_ms,
-                stat.z,
-                stat.p_value,
-                frequencies.alpha(stat.scope),
-                stat.to_json(),
-            )
-        )
-    if len(opened) != len(state.open):
-        state = replace(state, open=frozenset(opened))
-    return state, tuple(alerts)
+    state, found = _frequency_alerts(
+        state, frequencies.alerts(), seen.round_id, seen.shoe_id, now_ms
+    )
+    return state, (*alerts, *found)
 
 
 def _frequency_key(stat: EventStat, shoe_id: str) -> str:
@@ -277,13 +256,55 @@ def _frequency_key(stat: EventStat, shoe_id: str) -> str:
     return f"frequency:cumulative:{stat.event}"
 
 
-def _next_shoe(state: TableMonitor, shoe_id: str) -> TableMonitor:
-    """A new shoe: the last one's counts join the cumulative ones, its alerts close."""
+def _next_shoe(
+    state: TableMonitor, seen: RoundSeen, now_ms: int
+) -> tuple[TableMonitor, list[Alert]]:
+    """A new shoe: the last one's counts join the cumulative ones, which are tested now; the
+    last shoe's alerts close."""
     frequencies = state.frequencies
-    if state.shoe_id is not None:
-        frequencies = frequencies.next_shoe()
     still = frozenset(key for key in state.open if not key.startswith("frequency:shoe:"))
-    return replace(state, shoe_id=shoe_id, frequencies=frequencies, open=still)
+    closed = state.shoe_id
+    state = replace(state, shoe_id=seen.shoe_id, open=still)
+    if closed is None:
+        return state, []
+    frequencies = frequencies.next_shoe()
+    state = replace(state, frequencies=frequencies)
+    return _frequency_alerts(
+        state, frequencies.alerts(("cumulative",)), seen.round_id, closed, now_ms
+    )
+
+
+def _frequency_alerts(
+    state: TableMonitor, stats: tuple[EventStat, ...], round_id: int, shoe_id: str, now_ms: int
+) -> tuple[TableMonitor, list[Alert]]:
+    """An alert for each event found past its threshold, unless one is open for it."""
+    opened = set(state.open)
+    alerts = []
+    for stat in stats:
+        key = _frequency_key(stat, shoe_id)
+        if key in opened:
+            continue
+        opened.add(key)
+        alpha = state.frequencies.alpha(stat.scope)
+        alerts.append(
+            Alert(
+                state.table,
+                "frequency",
+                key,
+                stat.scope,
+                stat.event,
+                round_id,
+                shoe_id,
+                now_ms,
+                stat.z,
+                stat.p_value,
+                alpha,
+                stat.to_json(),
+            )
+        )
+    if alerts:
+        state = replace(state, open=frozenset(opened))
+    return state, alerts
 
 
 def summary(state: TableMonitor) -> dict[str, object]:
