@@ -37,6 +37,7 @@ __all__ = [
     "cached_json",
     "content_hash",
     "function_key",
+    "package_stamp",
     "read_entry",
     "source_stamp",
     "write_entry",
@@ -156,3 +157,25 @@ def function_key(function: object, depth: int = 0) -> object:
         ],
         [function_key(cell.cell_contents, depth + 1) for cell in cells],
     ]
+
+
+def package_stamp() -> list[object]:
+    """What the analysis code is now, without importing it: the size and modification time
+    of every source file of ``baccarat.analysis`` and of the rules it reads.
+
+    For a cache consulted before the engine is imported (importing it is what a hit saves).
+    """
+    root = Path(__file__).resolve().parents[1]
+    files = sorted(
+        path
+        for path in (*root.joinpath("analysis").rglob("*"), *root.glob("*.py"))
+        if path.suffix in {".py", ".c", ".h"}
+    )
+    stamp: list[object] = []
+    for path in files:
+        try:
+            info = path.stat()
+        except OSError:
+            continue
+        stamp.append([str(path.relative_to(root)), info.st_size, info.st_mtime_ns])
+    return stamp

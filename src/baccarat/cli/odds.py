@@ -69,6 +69,20 @@ def odds_command(
         _trace(ruleset, decks, seed, exact=exact, as_json=as_json)
         return
     procedure = shoe_procedure(ruleset, decks)
+    if as_json and counts is None and remove is None:
+        # A full shoe's answer never changes for a rule set: it is kept on disk under the rule
+        # set's content and the engine's code, so asking again imports no arrays at all.
+        key = _full_shoe_key(ruleset, procedure.decks, exact=exact, eor=eor)
+        if key is not None:
+            from baccarat.analysis.cache import cached_json
+
+            data = cached_json(
+                "odds-full-shoe",
+                key,
+                lambda: _odds_data(ruleset, procedure.decks, None, None, exact=exact, eor=eor),
+            )
+            typer.echo(json.dumps(data))
+            return
     shoe = _shoe(procedure.decks, counts, remove)
     from baccarat.analysis.exact.counts import known
 
@@ -91,10 +105,9 @@ def odds_command(
         effects = effects_of_removal(shoe, ruleset)
     shoe_decks = None if counts is not None else procedure.decks
     if as_json:
-        data = odds_json(odds, shoe_decks, detail, exact=exact)
-        if effects is not None:
-            data["eor"] = eor_json(effects, exact=exact)
-        typer.echo(json.dumps(data))
+        typer.echo(
+            json.dumps(_with_eor(odds_json(odds, shoe_decks, detail, exact=exact), effects, exact))
+        )
         return
     console.print(odds_table(odds, ruleset, detail))
     for name, reason in odds.omitted.items():
@@ -102,6 +115,54 @@ def odds_command(
     if effects is not None:
         for table in eor_tables(effects, ruleset, console.width):
             console.print(table)
+
+
+def _with_eor(
+    data: dict[str, Any], effects: EffectsOfRemoval | None, exact: bool
+) -> dict[str, Any]:
+    if effects is not None:
+        data["eor"] = eor_json(effects, exact=exact)
+    return data
+
+
+def _full_shoe_key(ruleset: RuleSet, decks: int, *, exact: bool, eor: bool) -> object | None:
+    from baccarat.analysis.cache import function_key, package_stamp
+
+    try:
+        text = ruleset.to_toml()
+    except Exception:  # a rule set that cannot be written out is just not cached
+        return None
+    classifiers = [function_key(rule.type.classify) for rule in ruleset.bets.values()]
+    return [text, decks, exact, eor, classifiers, package_stamp()]
+
+
+def _odds_data(
+    ruleset: RuleSet, decks: int, counts: str | None, remove: str | None, *, exact: bool, eor: bool
+) -> dict[str, Any]:
+    """The JSON object of ``baccarat odds --json`` (the shoe checked first, one-line errors)."""
+    from baccarat.analysis.exact.counts import known
+
+    shoe = _shoe(decks, counts, remove)
+    try:
+        detail = known(shoe).detail
+    except ShoeError as error:
+        fail(str(error))
+    odds: Odds[Fraction] | Odds[float]
+    if exact:
+        from baccarat.analysis.exact import exact_odds
+
+        odds = exact_odds(shoe, ruleset)
+    else:
+        from baccarat.analysis.exact.float_path import fast_odds
+
+        odds = fast_odds(shoe, ruleset)
+    effects = None
+    if eor:
+        from baccarat.analysis.eor import effects_of_removal
+
+        effects = effects_of_removal(shoe, ruleset)
+    data = odds_json(odds, None if counts is not None else decks, detail, exact=exact)
+    return _with_eor(data, effects, exact)
 
 
 def _shoe(decks: int, counts: str | None, remove: str | None) -> ShoeCounts:
