@@ -349,9 +349,9 @@ class Dealer:
         live.begin(opened.row)
         live.follow(opened)
         closed = await self._close(opened.row)
+        live.follow(closed)
         if closed.row.phase is Phase.VOIDED:  # staff voided it while it was open
             return
-        live.follow(closed)
         await self._checkpoint("closing", closed.row.id)
         if self.shoe is None:
             shoe_now = await self.runner.read(lambda c: get_shoe(c, shoe_row.id, vault=self.vault))
