@@ -153,3 +153,20 @@ def test_unreadable_and_invalid_toml(tmp_path: Path) -> None:
 def test_bad_payouts(text: str) -> None:
     with pytest.raises(PayoutError):
         Payout.parse(text)
+
+
+def test_a_rule_set_counts_in_one_currency(tmp_path: Path) -> None:
+    """US dollars unless the file names another; every built-in counts dollars; a currency
+    whose minor unit is not a hundredth is refused."""
+    assert {load_ruleset(name).currency for name in BUILTIN_RULESETS} == {"USD"}
+    rupiah = tmp_path / "rupiah.toml"
+    rupiah.write_text('name = "rupiah"\nextends = "standard"\ncurrency = "IDR"\n', "utf-8")
+    rules = load_ruleset(rupiah)
+    assert (rules.currency, rules.minor_unit) == ("IDR", 2)
+    # The kept text of a dollar rule set is as it was; a rupiah one says so.
+    assert "currency" not in load_ruleset("standard").to_toml()
+    assert 'currency = "IDR"' in rules.to_toml()
+    yen = tmp_path / "yen.toml"
+    yen.write_text('name = "yen"\nextends = "standard"\ncurrency = "JPY"\n', "utf-8")
+    with pytest.raises(RuleSetError, match="key 'currency': must be one of"):
+        load_ruleset(yen)
