@@ -63,7 +63,8 @@ typecheck: $(TEST_STAMP) $(NODE_STAMP)
 	$(BIN)/mypy
 	node_modules/.bin/tsc --project jsconfig.json
 
-pytest: $(TEST_STAMP) chromium
+# The browser tests inject axe-core from node_modules (test_web_axe.py).
+pytest: $(TEST_STAMP) $(NODE_STAMP) chromium
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 test: lint typecheck pytest
