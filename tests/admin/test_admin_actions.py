@@ -5,17 +5,15 @@ command creates staff."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from admin_support import Admin, running_admin, wait_for
+from typer.testing import CliRunner
 
-BIN = Path(sys.executable).parent
+from baccarat.cli import app
 
 
 @pytest.fixture(scope="module")
@@ -179,26 +177,23 @@ def test_an_operator_limit_caps_the_players_own(admin: Admin) -> None:
     assert detail["limits"] == [{"kind": "loss", "period": "24h", "amount": 5_000}]
 
 
-def test_the_command_creates_staff_and_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
-    db = f"sqlite:///{tmp_path / 'staff.db'}"
-    command = [str(BIN / "baccarat"), "admin", "create-user"]
-    made = subprocess.run(
-        [*command, "Pit.Boss", "--role", "operator", "--db", db, "--password-stdin"],
-        input="Long-Enough-Pass-7\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
+def test_the_command_creates_staff_and_refuses_bad_input_in_one_line(admin: Admin) -> None:
+    command = ["admin", "create-user", "--db", admin.db_url, "--password-stdin"]
+    made = CliRunner().invoke(
+        app, [*command, "Pit.Boss", "--role", "operator"], input="Long-Enough-Pass-7\n"
     )
-    assert made.returncode == 0, made.stderr
-    assert "created operator 'pit.boss'" in made.stdout
-    bad = subprocess.run(
-        [*command, "someone", "--role", "king", "--db", db, "--password-stdin"],
-        input="Long-Enough-Pass-7\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert bad.returncode == 2
-    assert bad.stderr.strip().splitlines() == [
-        "baccarat: error: --role must be one of operator, auditor, admin, not 'king'"
-    ]
+    assert made.exit_code == 0, made.output
+    assert "created operator 'pit.boss'" in made.output
+    assert admin.login("pit.boss", "Long-Enough-Pass-7")["role"] == "operator"
+    record = admin.audit()[-2]  # the creation, then the login
+    assert (record["actor"], record["action"]) == ("system:cli", "staff_create")
+    for args, error in [
+        (
+            ["someone", "--role", "king"],
+            "--role must be one of operator, auditor, admin, not 'king'",
+        ),
+        (["pit.boss", "--role", "auditor"], "the staff username 'pit.boss' is taken"),
+    ]:
+        bad = CliRunner().invoke(app, [*command, *args], input="Long-Enough-Pass-7\n")
+        assert bad.exit_code == 2
+        assert bad.output.strip().splitlines()[-1] == f"baccarat: error: {error}"
