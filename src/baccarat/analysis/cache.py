@@ -29,6 +29,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -101,27 +102,42 @@ def write_entry(path: Path, payload: bytes) -> bool:
 
 
 def cached_json(
-    kind: str, key: object, compute: Callable[[], Any], *, directory: str | Path | None = None
+    kind: str,
+    key: object,
+    compute: Callable[[], Any],
+    *,
+    directory: str | Path | None = None,
+    valid: Callable[[Any], bool] = lambda value: True,
 ) -> Any:
-    """``compute()``, or what it gave before for the same ``kind`` and ``key`` (JSON values)."""
+    """``compute()``, or what it gave before for the same ``kind`` and ``key`` (JSON values);
+    an entry that ``valid`` turns down is computed again."""
     path = Path(directory or cache_dir()) / f"{kind}-{content_hash(FORMAT, kind, key)}.json"
     payload = read_entry(path)
     if payload is not None:
         try:
-            return json.loads(payload)
+            value = json.loads(payload)
         except ValueError:
             pass
+        else:
+            if valid(value):
+                return value
     value = compute()
     write_entry(path, json.dumps(value, separators=(",", ":")).encode())
     return value
 
 
 def source_stamp(*modules: str) -> list[object]:
-    """What the source of some modules is now: each one's file, size and modification time.
+    """What the source of some modules is: each one's file, size and modification time, as
+    first seen by this process (a file edited later does not pass for the code running).
 
     Part of a cache key, so that an entry computed by other code is never read.
     A module without a file (or not imported) stamps as its name alone.
     """
+    return list(_stamps(modules))
+
+
+@cache
+def _stamps(modules: tuple[str, ...]) -> tuple[object, ...]:
     stamp: list[object] = []
     for name in modules:
         module = sys.modules.get(name)
@@ -131,7 +147,7 @@ def source_stamp(*modules: str) -> list[object]:
         except OSError:
             info = None
         stamp.append([name, file, info.st_size, info.st_mtime_ns] if info else [name])
-    return stamp
+    return tuple(stamp)
 
 
 def function_key(function: object, depth: int = 0) -> object:

@@ -7,12 +7,13 @@ The public entry points live here; the modules hold the parts:
 * ``signature``: which event each bet of the catalogue falls on, for every kind of coup;
 * ``pricing``: a rule set made ready to price (each bet's events and what they pay);
 * ``ways`` and ``odds``: the exact path, in integers and fractions;
-* ``float_path``, ``multiset_sums``, ``pair_levels`` and ``kernels`` (numba): the float
-  path, for many shoes at once.
+* ``float_path``, ``multiset_sums``, ``pair_levels``, ``prepared`` and the C kernels
+  (``baccarat.analysis.native``; numba's ``kernels`` where no C compiler is at hand): the
+  float path, for one shoe per call or many at once.
 
-Importing this package reads numpy but never starts numba: only ``kernels`` does, when a
-batch of shoes is priced.
+The names below are imported on first use: importing the package itself loads nothing.
 
+>>> from baccarat.analysis.exact import bet_evs
 >>> from baccarat.rulesets import load_ruleset
 >>> f"{float(bet_evs(load_ruleset('standard'))['banker']):.6f}"
 '-0.010579'
@@ -20,11 +21,16 @@ batch of shoes is priced.
 
 from __future__ import annotations
 
-from baccarat.analysis.exact.counts import CardCounts, ValueCounts
-from baccarat.analysis.exact.float_path import FastOdds, composition_evs, fast_odds
-from baccarat.analysis.exact.odds import BetOdds, Odds, bet_evs, exact_odds, full_shoe
-from baccarat.analysis.exact.ways import Ways, ways
+from importlib import import_module
+from typing import TYPE_CHECKING
+
 from baccarat.shoe import Composition
+
+if TYPE_CHECKING:
+    from baccarat.analysis.exact.counts import CardCounts, ValueCounts
+    from baccarat.analysis.exact.float_path import FastOdds, composition_evs, fast_odds
+    from baccarat.analysis.exact.odds import BetOdds, Odds, bet_evs, exact_odds, full_shoe
+    from baccarat.analysis.exact.ways import Ways, ways
 
 __all__ = [
     "BetOdds",
@@ -41,3 +47,33 @@ __all__ = [
     "full_shoe",
     "ways",
 ]
+
+# Where each public name lives: imported on first use, so that reading one part (the
+# simulator reads the signature tables) does not load the others.
+_MODULES = {
+    "CardCounts": "counts",
+    "ValueCounts": "counts",
+    "FastOdds": "float_path",
+    "composition_evs": "float_path",
+    "fast_odds": "float_path",
+    "BetOdds": "odds",
+    "Odds": "odds",
+    "bet_evs": "odds",
+    "exact_odds": "odds",
+    "full_shoe": "odds",
+    "Ways": "ways",
+    "ways": "ways",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _MODULES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

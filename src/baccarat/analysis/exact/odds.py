@@ -124,6 +124,7 @@ def bet_evs(ruleset: RuleSet, counts: ShoeCounts | None = None) -> dict[str, Fra
         "full-shoe-evs",
         key,
         lambda: {name: str(ev) for name, ev in bet_evs(ruleset, full_shoe(ruleset)).items()},
+        valid=lambda value: isinstance(value, dict) and set(value) <= set(ruleset.bets),
     )
     return {name: Fraction(ev) for name, ev in stored.items()}
 

@@ -172,11 +172,30 @@ def bet_events(bet: BetType) -> BetEvents:
     cached = _events_cache.get(id(bet))
     if cached is not None and cached.bet is bet:
         return cached
-    stored = cached_json("bet-events", _events_key(bet), lambda: _classify_all(bet).tolist())
-    table = np.array(stored, dtype=np.int64).reshape(SIGNATURES, LEVELS, LEVELS)
-    result = _classified(bet, table)
+    stored = cached_json(
+        "bet-events",
+        _events_key(bet),
+        lambda: _stored(bet),
+        valid=lambda value: isinstance(value, dict) and value.get("kind") in _KINDS,
+    )
+    table = np.array(stored["table"], dtype=np.int64).reshape(SIGNATURES, LEVELS, LEVELS)
+    kind: Dependence = stored["kind"]
+    result = BetEvents(bet, table, kind, bool(stored["needs_ranks"]), bool(stored["needs_suits"]))
     _events_cache[id(bet)] = result
     return result
+
+
+_KINDS = ("value", "pairs", "mixed")
+
+
+def _stored(bet: BetType) -> dict[str, object]:
+    events = _classified(bet, _classify_all(bet))
+    return {
+        "table": events.table.tolist(),
+        "kind": events.kind,
+        "needs_ranks": events.needs_ranks,
+        "needs_suits": events.needs_suits,
+    }
 
 
 #: The modules whose code decides a bet's event table (with the bet's own classifier).
