@@ -42,6 +42,7 @@ __all__ = [
     "StaffLogin",
     "StaffMe",
     "StaffMemberView",
+    "StakeLimits",
     "TableAudience",
     "TableChange",
     "TableControlView",

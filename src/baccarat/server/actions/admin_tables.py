@@ -29,7 +29,7 @@ from baccarat.store.admin_reads import round_bettors
 from baccarat.store.staff import StaffSession, audit_staff
 from baccarat.store.table_controls import TableControl, get_control, set_pending, set_status
 
-__all__ = ["TableDesk", "pending_view"]
+__all__ = ["TableDesk", "next_ruleset", "pending_view"]
 
 
 def pending_view(pending: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -125,7 +125,7 @@ class TableDesk:
             control = get_control(c, table_id, lock=True)
             change: dict[str, Any] = {}
             if body.ruleset is not None or body.limits is not None:
-                ruleset = _next_ruleset(mirror.ruleset, control.pending, body)
+                ruleset = next_ruleset(mirror.ruleset, control.pending, body)
                 change["ruleset_toml"] = ruleset.to_toml()
             if settings:
                 change["settings"] = settings
@@ -159,7 +159,7 @@ class TableDesk:
 _VERB = {"open": "open", "paused": "pause", "closed": "close"}
 
 
-def _next_ruleset(current: RuleSet, pending: dict[str, Any] | None, body: TableChange) -> RuleSet:
+def next_ruleset(current: RuleSet, pending: dict[str, Any] | None, body: TableChange) -> RuleSet:
     """The rule set of the next shoe: the one asked for (or the one already pending, or the
     table's), with the limits asked for; 422 for an unknown rule set or bad limits."""
     if body.ruleset is not None:
@@ -169,6 +169,13 @@ def _next_ruleset(current: RuleSet, pending: dict[str, Any] | None, body: TableC
                 404, "ruleset_not_found", f"no built-in rule set {body.ruleset!r} ({known})"
             )
         base = load_ruleset(body.ruleset)
+        if base.currency != current.currency:
+            # A player's one balance is staked at every table: the tables count in one money.
+            raise ApiError(
+                422,
+                "invalid_request",
+                f"{body.ruleset!r} counts in {base.currency}, this server in {current.currency}",
+            )
     elif pending is not None and pending.get("ruleset_toml"):
         base = parse_ruleset(pending["ruleset_toml"])
     else:
