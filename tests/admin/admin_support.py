@@ -4,6 +4,8 @@ of staff of each role, guests, rounds, and reads of the database (audit log, led
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -11,6 +13,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import pytest
 from fastapi.testclient import TestClient
 
 from baccarat.passwords import hash_password
@@ -22,6 +25,7 @@ from baccarat.store.staff import create_staff
 QUICK_TABLE = Path(__file__).parents[1] / "server" / "data" / "quick.toml"
 ROLES = ("auditor", "operator", "admin")
 PASSWORD = "Pit-Boss-Pass-9"
+PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 T = TypeVar("T")
 
 
@@ -135,9 +139,32 @@ class Admin:
             database.dispose()
 
 
-def running_admin(folder: Path) -> Iterator[Admin]:
-    """The app on a fresh SQLite file, with ``staff-<role>`` for every role."""
-    db_url = f"sqlite:///{folder / 'admin.db'}"
+@contextlib.contextmanager
+def postgres_url() -> Iterator[str]:
+    """A fresh schema in PostgreSQL's ``test`` database (dropped after); a skip without
+    PostgreSQL, unless BACCARAT_REQUIRE_SERVICES=1."""
+    import psycopg
+
+    try:
+        psycopg.connect(PG_DSN, connect_timeout=3).close()
+    except psycopg.OperationalError:
+        if os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1":
+            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
+        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
+    schema = f"baccarat_adm_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(PG_DSN, autocommit=True) as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
+    try:
+        yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
+    finally:
+        with psycopg.connect(PG_DSN, autocommit=True) as connection:
+            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+
+
+def running_admin(folder: Path, db_url: str | None = None) -> Iterator[Admin]:
+    """The app on ``db_url`` (default: a fresh SQLite file), with ``staff-<role>`` for every
+    role."""
+    db_url = db_url or f"sqlite:///{folder / 'admin.db'}"
     for role in ROLES:
         add_staff(db_url, f"staff-{role}", role)
     config = ServerConfig(
