@@ -1,8 +1,9 @@
 """numba, imported without scipy: the fallback kernels' one way in.
 
-Importing numba runs a BLAS check (``numba.np.arraymath``) that imports
-``scipy.linalg.cython_blas`` when scipy is installed: a third to half a second, for linear
-algebra no kernel here uses. While numba loads, that one module is made unimportable (only
+numba's CPU target runs a BLAS check (``numba.np.arraymath``, loaded with the target on the
+first call of a kernel) that imports ``scipy.linalg.cython_blas`` when scipy is installed: a
+third to half a second, for linear algebra no kernel here uses. :func:`load_numba` imports
+numba and that module at once while ``scipy.linalg.cython_blas`` is made unimportable (only
 if scipy is not loaded already), so the check finds no BLAS; afterwards scipy imports as
 usual for whoever needs it.
 
@@ -30,6 +31,7 @@ def load_numba() -> ModuleType:
         sys.modules[_BLAS] = None  # type: ignore[assignment]  # an import of it now fails
     try:
         import numba
+        import numba.np.arraymath  # the check runs here (else when the CPU target loads)
     finally:
         if blocked and sys.modules.get(_BLAS) is None:
             del sys.modules[_BLAS]
