@@ -1,4 +1,5 @@
-"""Serve the browser table from a FastAPI app: ``/`` is the page, ``/static/...`` its files.
+"""Serve the browser table from a FastAPI app: ``/`` is the page, ``/admin`` the back office,
+``/static/...`` their files.
 
 The page is plain ES modules and CSS: no build step, nothing fetched from elsewhere.
 
@@ -15,10 +16,13 @@ The page is plain ES modules and CSS: no build step, nothing fetched from elsewh
 ('no-cache', 'gzip')
 >>> client.get("/static/nope.js").status_code
 404
+>>> "/static/js/admin/main.js" in client.get("/admin").text
+True
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fastapi import FastAPI
@@ -44,15 +48,19 @@ class _StaticFiles(StaticFiles):
         return response
 
 
-def mount_web(app: FastAPI, directory: Path = STATIC_DIR) -> None:
-    """Add the page (``GET /``, ``directory/index.html``) and its files (``/static``, the rest of
-    ``directory``) to ``app``; kept out of the OpenAPI schema."""
-    index = directory / "index.html"
-
+def _page(file: Path) -> Callable[[], Awaitable[FileResponse]]:
     async def page() -> FileResponse:
-        return FileResponse(index, media_type="text/html; charset=utf-8", headers=_NO_CACHE)
+        return FileResponse(file, media_type="text/html; charset=utf-8", headers=_NO_CACHE)
 
-    app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
+    return page
+
+
+def mount_web(app: FastAPI, directory: Path = STATIC_DIR) -> None:
+    """Add the page (``GET /``, ``directory/index.html``), the back office (``GET /admin``,
+    ``admin.html``) and their files (``/static``, the rest of ``directory``) to ``app``; kept
+    out of the OpenAPI schema."""
+    for path, name in (("/", "index.html"), ("/admin", "admin.html")):
+        app.add_api_route(path, _page(directory / name), methods=["GET"], include_in_schema=False)
     # Compressed on the wire when the browser accepts gzip (the modules and style sheets are
     # text: about a quarter of their size); headers such as Cache-Control, the ETag and the
     # security headers added around the app are kept.

@@ -31,6 +31,10 @@ const LOADERS = {
   id: () => import("./messages/id.js"),
 };
 
+/** A page's own catalogues (the back office's), added to each language's as it is loaded. */
+/** @type {Partial<Record<Language, () => Promise<{default: Catalogue}>>>[]} */
+const extras = [];
+
 /** @type {Language} */
 let current = "en";
 // The currency of the money the server counts, and its minor-unit exponent (2: an amount is
@@ -98,7 +102,11 @@ export function locale() {
  */
 export async function setLanguage(code, { remember = true } = {}) {
   const next = known(code) ? code : "en";
-  if (!catalogues[next]) catalogues[next] = (await LOADERS[next]()).default;
+  if (!catalogues[next]) {
+    const loaded = (await LOADERS[next]()).default;
+    for (const extra of extras) Object.assign(loaded, (await extra[next]?.())?.default);
+    catalogues[next] = loaded;
+  }
   if (remember) {
     try {
       window.localStorage.setItem(KEY, next);
@@ -114,6 +122,18 @@ export async function setLanguage(code, { remember = true } = {}) {
     for (const listener of listeners) listener(next);
   }
   return next;
+}
+
+/**
+ * Add a page's own messages (the back office's) to every language: each language's file is
+ * fetched with that language, now for those already loaded.
+ * @param {Partial<Record<Language, () => Promise<{default: Catalogue}>>>} loaders
+ */
+export async function addCatalogues(loaders) {
+  extras.push(loaders);
+  for (const [code, loaded] of Object.entries(catalogues)) {
+    Object.assign(loaded, (await loaders[/** @type {Language} */ (code)]?.())?.default);
+  }
 }
 
 /**

@@ -1,0 +1,251 @@
+// @ts-check
+// Tables: each one's status (open, paused, closed), the round in play, its rules and timings,
+// who watches and who bets; open, pause and close it; change its rule set, limits, dealing and
+// timings for the next shoe. Every change asks for a reason.
+
+import { fill, h } from "../dom.js";
+import { t } from "../i18n.js";
+import { adminApi } from "./client.js";
+import { actButton, button, dataTable, field, heading, select, show, withReason } from "./ui.js";
+
+/** The built-in rule sets a table can change to (baccarat.rulesets.BUILTIN_RULESETS). */
+const RULESETS = ["standard", "no-commission", "ez", "tie-9"];
+
+/**
+ * What waits for the next shoe, flattened: "ruleset: ez · betting_ms: 20000".
+ * @param {Record<string, any> | null} pending
+ * @returns {string}
+ */
+export function flat(pending) {
+  if (!pending) return "–";
+  /** @type {string[]} */
+  const parts = [];
+  /**
+   * @param {string} prefix
+   * @param {any} value
+   */
+  const walk = (prefix, value) => {
+    if (value && typeof value === "object") {
+      for (const [key, inner] of Object.entries(value)) walk(prefix ? `${prefix}.${key}` : key, inner);
+    } else parts.push(`${prefix}: ${value}`);
+  };
+  walk("", pending);
+  return parts.join(" · ") || "–";
+}
+
+/**
+ * An amount typed in major units ("12.50") as minor units, or null.
+ * @param {string} text
+ * @returns {number | null}
+ */
+export function minorOf(text) {
+  const match = /^\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/.exec(text);
+  if (!match) return null;
+  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+}
+
+/**
+ * @param {HTMLElement} main
+ * @param {import("./ui.js").Ctx} ctx
+ */
+export function mount(main, ctx) {
+  let gone = false;
+  const list = h("div", { class: "admin-block", "aria-live": "off" });
+  const form = h("div", { class: "admin-block" });
+
+  async function load() {
+    try {
+      const { tables } = await adminApi.tables();
+      const audiences = await Promise.all(tables.map((/** @type {any} */ table) => adminApi.audience(table.id)));
+      if (gone) return;
+      const rows = tables.map((/** @type {any} */ table, /** @type {number} */ i) => ({
+        ...table,
+        audience: audiences[i],
+      }));
+      fill(list, tableList(rows));
+      if (!form.firstChild) fill(form, changeForm(rows));
+    } catch (error) {
+      ctx.fail(error);
+    }
+  }
+
+  /**
+   * @param {any} table
+   * @param {"open" | "pause" | "close"} action
+   */
+  function setStatus(table, action) {
+    withReason(
+      ctx,
+      t(`admin.tables.${action}_title`, { table: table.id }),
+      t(`admin.tables.${action}`),
+      (reason) => adminApi.setTable(table.id, action, reason),
+      (answer) => t("admin.tables.status_done", { table: answer.id, status: t(`admin.status.${answer.status}`) }),
+    ).then(load);
+  }
+
+  /** @param {any[]} rows */
+  function tableList(rows) {
+    return dataTable(
+      t("admin.tables.caption"),
+      [
+        { key: "admin.col.table", cell: (r) => h("strong", { text: r.id }) },
+        { key: "admin.col.status", name: "status", cell: (r) => show.badge(`admin.status.${r.status}`, r.status) },
+        {
+          key: "admin.col.round",
+          name: "round",
+          cell: (r) => (r.round_id ? [`#${r.round_id} `, show.badge(`admin.phase.${r.phase}`, r.phase)] : "–"),
+        },
+        { key: "admin.col.ruleset", cell: (r) => r.ruleset },
+        { key: "admin.col.dealing", cell: (r) => t(`admin.dealing.${r.settings?.dealing ?? "face-up"}`) },
+        {
+          key: "admin.col.timings",
+          cell: (r) =>
+            t("admin.tables.timings", {
+              betting: show.num((r.settings?.betting_ms ?? 0) / 1000, 0),
+              reveal: r.settings?.reveal_ms ?? "–",
+              result: r.settings?.result_ms ?? "–",
+            }),
+        },
+        {
+          key: "admin.col.watching",
+          num: true,
+          name: "watching",
+          cell: (r) => String(r.audience?.watching ?? r.watching),
+        },
+        {
+          key: "admin.col.betting",
+          num: true,
+          name: "betting",
+          cell: (r) => String(Object.keys(r.audience?.bettors ?? {}).length),
+        },
+        { key: "admin.col.next_shoe", cell: (r) => flat(r.pending) },
+        {
+          key: "admin.col.actions",
+          cell: (r) =>
+            h(
+              "div",
+              { class: "admin-actions" },
+              actButton(ctx, t("admin.tables.open"), () => setStatus(r, "open"), {
+                name: "open",
+                enabled: r.status !== "open",
+              }),
+              actButton(ctx, t("admin.tables.pause"), () => setStatus(r, "pause"), {
+                name: "pause",
+                enabled: r.status === "open",
+              }),
+              actButton(ctx, t("admin.tables.close"), () => setStatus(r, "close"), {
+                name: "close",
+                danger: true,
+                enabled: r.status !== "closed",
+              }),
+            ),
+        },
+      ],
+      rows,
+      { rowProps: (r) => ({ "data-table": r.id }) },
+    );
+  }
+
+  /** @param {any[]} rows */
+  function changeForm(rows) {
+    const unchanged = t("admin.tables.unchanged");
+    const table = select(
+      "table",
+      rows.map((r) => [r.id, r.id]),
+    );
+    const ruleset = select("ruleset", [
+      ["", unchanged],
+      ...RULESETS.map((n) => /** @type {[string, string]} */ ([n, n])),
+    ]);
+    const dealing = select("dealing", [
+      ["", unchanged],
+      ["face-up", t("admin.dealing.face-up")],
+      ["face-down", t("admin.dealing.face-down")],
+    ]);
+    const number = (/** @type {string} */ name, /** @type {string} */ min, /** @type {string} */ max) =>
+      h("input", { name, type: "number", min, max, inputmode: "numeric", placeholder: unchanged });
+    const betting = number("betting_s", "1", "600");
+    const reveal = number("reveal_ms", "0", "60000");
+    const result = number("result_ms", "0", "60000");
+    const bet = h("input", { name: "bet", maxlength: "32", placeholder: "tie", autocomplete: "off" });
+    const min = h("input", { name: "min_stake", inputmode: "decimal", placeholder: "1.00" });
+    const max = h("input", { name: "max_stake", inputmode: "decimal", placeholder: "2000.00" });
+    const fieldset = h(
+      "fieldset",
+      { class: "admin-form", disabled: !ctx.act },
+      h("legend", { text: t("admin.tables.change_title") }),
+      h("p", { class: "admin-hint", text: t(ctx.act ? "admin.tables.change_intro" : "admin.read_only") }),
+      h(
+        "div",
+        { class: "admin-form__row" },
+        field("admin.col.table", table),
+        field("admin.col.ruleset", ruleset),
+        field("admin.col.dealing", dealing),
+      ),
+      h(
+        "div",
+        { class: "admin-form__row" },
+        field("admin.tables.betting_s", betting),
+        field("admin.tables.reveal_ms", reveal),
+        field("admin.tables.result_ms", result),
+      ),
+      h(
+        "div",
+        { class: "admin-form__row" },
+        field("admin.tables.limit_bet", bet),
+        field("admin.tables.limit_min", min),
+        field("admin.tables.limit_max", max),
+      ),
+      h("button", { type: "submit", class: "btn btn--gold", "data-act": "next-shoe", text: t("admin.tables.change") }),
+    );
+    return h(
+      "form",
+      {
+        onsubmit: (/** @type {SubmitEvent} */ event) => {
+          event.preventDefault();
+          /** @type {Record<string, any>} */
+          const change = {};
+          if (ruleset.value) change.ruleset = ruleset.value;
+          if (dealing.value) change.dealing = dealing.value;
+          if (betting.value) change.betting_ms = Math.round(Number(betting.value) * 1000);
+          if (reveal.value) change.reveal_ms = Math.round(Number(reveal.value));
+          if (result.value) change.result_ms = Math.round(Number(result.value));
+          if (bet.value.trim()) {
+            const low = minorOf(min.value);
+            const high = minorOf(max.value);
+            if (low === null || high === null) {
+              ctx.fail(new Error(t("admin.tables.bad_amount")));
+              return;
+            }
+            change.limits = { [bet.value.trim()]: { min_stake: low, max_stake: high } };
+          }
+          if (Object.keys(change).length === 0) {
+            ctx.say(t("admin.tables.nothing"));
+            return;
+          }
+          withReason(
+            ctx,
+            t("admin.tables.change_confirm", { table: table.value }),
+            t("admin.tables.change"),
+            (reason) => adminApi.nextShoe(table.value, { ...change, reason }),
+            (answer) => t("admin.tables.change_done", { table: answer.id, pending: flat(answer.pending) }),
+          ).then(load);
+        },
+      },
+      fieldset,
+    );
+  }
+
+  main.replaceChildren(
+    ...heading("admin.tables.title", "admin.tables.intro"),
+    h("div", { class: "admin-toolbar" }, button(t("admin.refresh"), load)),
+    list,
+    form,
+  );
+  load();
+  return {
+    destroy() {
+      gone = true;
+    },
+  };
+}
