@@ -13,7 +13,8 @@
   the server sent (by their SHA-256 hashes, computed from the page itself), never inline script
   in general, and nothing from another origin.
 - A private response (the request carries a bearer token, or it is under ``/api/me``,
-  ``/api/sessions``, ``/api/accounts`` or ``/api/players``, which hand out tokens) gets
+  ``/api/sessions``, ``/api/accounts``, ``/api/players`` or ``/api/admin``, which hand out
+  tokens) gets
   ``Cache-Control: no-store``: no shared cache or back button keeps it.
 
 The ``Server`` header is uvicorn's: ``baccarat serve`` turns it off (``server_header=False``).
@@ -56,7 +57,7 @@ CSP = (
 DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
 
 #: Paths whose answers are private even without a token (they create or hold one).
-PRIVATE_PREFIXES = ("/api/me", "/api/sessions", "/api/accounts", "/api/players")
+PRIVATE_PREFIXES = ("/api/me", "/api/sessions", "/api/accounts", "/api/players", "/api/admin")
 
 _COMMON = [
     (b"x-content-type-options", b"nosniff"),
