@@ -6,6 +6,7 @@ who and why. Then bad input on every route: a 4xx, and nothing changed."""
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -14,6 +15,10 @@ from typing import Any
 
 import pytest
 from admin_support import PASSWORD, ROLES, Admin, add_staff, running_admin
+from sqlalchemy import select
+
+from baccarat.store import Database
+from baccarat.store.schema import staff_sessions, staff_users
 
 
 @pytest.fixture(scope="module")
@@ -257,6 +262,19 @@ def test_a_staff_token_opens_no_player_route_and_login_needs_staff_credentials(
         "POST", "/api/admin/login", json={"username": "staff-auditor", "password": PASSWORD}
     )
     assert good.headers["cache-control"] == "no-store"
+    # Only the token's SHA-256 and the password's argon2id hash are kept.
+    token = good.json()["token"]
+    database = Database(admin.db_url)
+    try:
+        with database.read() as connection:
+            hashes = set(connection.scalars(select(staff_sessions.c.token_hash)))
+            stored = connection.scalar(
+                select(staff_users.c.password_hash).where(staff_users.c.username == "staff-auditor")
+            )
+    finally:
+        database.dispose()
+    assert hashlib.sha256(token.encode()).hexdigest() in hashes and token not in hashes
+    assert stored is not None and stored.startswith("$argon2id$") and PASSWORD not in stored
     assert any(r["action"] == "staff_login_failed" for r in admin.audit()[-2:])
 
 
