@@ -11,7 +11,6 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 
 from baccarat.cards import RANKS, Card, CardCodeError, Rank, parse_rank
 from baccarat.cli.app import app, console, fail
@@ -19,6 +18,8 @@ from baccarat.cli.common import open_ruleset, shoe_procedure, shuffled_shoe
 from baccarat.shoe import Composition, ShoeError
 
 if TYPE_CHECKING:
+    from rich.table import Table
+
     from baccarat.analysis.eor import EffectsOfRemoval
     from baccarat.analysis.exact import Odds
     from baccarat.analysis.exact.counts import ShoeCounts
@@ -280,6 +281,8 @@ def eor_json(effects: EffectsOfRemoval, *, exact: bool) -> dict[str, Any]:
 
 def odds_table(odds: Odds[Fraction] | Odds[float], ruleset: RuleSet, detail: str) -> Table:
     """Every priced bet with its chances, EV and house edge."""
+    from rich.table import Table
+
     title = (
         f"{ruleset.title}: {odds.cards_left} cards (counts by {detail.rstrip('s')}). "
         f"Banker {float(odds.banker):.6f}  Player {float(odds.player):.6f}  "
@@ -307,6 +310,8 @@ def odds_table(odds: Odds[Fraction] | Odds[float], ruleset: RuleSet, detail: str
 def eor_tables(effects: EffectsOfRemoval, ruleset: RuleSet, width: int) -> list[Table]:
     """Effects of removal, EV change in percent per card taken out: a row per rank, a column
     per bet, as many tables as it takes to fit ``width`` columns of text."""
+    from rich.table import Table
+
     tables = []
     for first, chunk in _chunks(list(effects.by_bet), width, fixed=8, per_column=12):
         table = Table(
@@ -389,6 +394,8 @@ def trace_tables(
 ) -> list[Table]:
     """EV in percent of each bet before each coup, positive ones in green with ``*``: as many
     tables (each a share of the bets) as it takes to fit ``width`` columns of text."""
+    from rich.table import Table
+
     tables = []
     for first, chunk in _chunks(list(trace.bets), width, fixed=16, per_column=11):
         table = Table(

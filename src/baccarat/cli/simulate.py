@@ -11,16 +11,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
-from rich.table import Table
 
 from baccarat.analysis.simulate.strategy import Strategy, StrategyError
 from baccarat.cli.app import app, console, fail
@@ -28,6 +18,8 @@ from baccarat.cli.common import open_ruleset
 from baccarat.rulesets import RuleSet
 
 if TYPE_CHECKING:
+    from rich.progress import Progress, TaskID
+
     from baccarat.analysis.simulate.results import Simulation
 
 #: Exit code of a run stopped by Ctrl-C (after printing what it had), as shells report SIGINT.
@@ -135,23 +127,15 @@ class _ProgressBar:
 
     def __init__(self) -> None:
         self.started = time.monotonic()
-        self.progress = Progress(
-            TextColumn("simulating"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("shoes"),
-            TimeElapsedColumn(),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            console=_stderr,
-            transient=True,
-        )
+        # Made when first shown: a short run never imports Rich's progress machinery.
+        self.progress: Progress | None = None
         self.task: TaskID | None = None
 
     def update(self, done: int, total: int) -> None:
-        if self.task is None:
+        if self.progress is None or self.task is None:
             if time.monotonic() - self.started < _PROGRESS_AFTER:
                 return
+            self.progress = _progress()
             self.progress.start()
             self.task = self.progress.add_task("simulate", total=total)
         self.progress.update(self.task, completed=done)
@@ -160,7 +144,31 @@ class _ProgressBar:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.progress.stop()
+        if self.progress is not None:
+            self.progress.stop()
+
+
+def _progress() -> Progress:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    return Progress(
+        TextColumn("simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("shoes"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=_stderr,
+        transient=True,
+    )
 
 
 def _percent(value: float | None, digits: int = 4) -> str:
@@ -168,6 +176,8 @@ def _percent(value: float | None, digits: int = 4) -> str:
 
 
 def _print(run: Simulation) -> None:
+    from rich.table import Table
+
     from baccarat.analysis.simulate.results import QUANTILES
 
     console.print(
