@@ -26,6 +26,7 @@ from datetime import datetime
 
 from baccarat.responsible.limits import (
     Change,
+    ChangeStatus,
     LimitKind,
     LimitSettings,
     Period,
@@ -73,6 +74,9 @@ def impose_cap(
     (100, None)
     >>> change.status.value
     'cancelled'
+    >>> within, _ = impose_cap(waiting, LimitKind.WAGER, Period.WEEK, 1_000, now)
+    >>> within == waiting
+    True
     """
     current = settings.amount(kind, period)
     if _over(current, cap):
@@ -80,4 +84,5 @@ def impose_cap(
     pending = settings.pending_for(kind, period)
     if pending is not None and _over(pending.amount, cap):
         return cancel_pending(settings, kind, period, now)
-    return request_change(settings, kind, period, current, now)
+    # Within the cap already (a pending increase within it stays pending).
+    return settings, Change(kind, period, current, current, ChangeStatus.APPLIED, now)
