@@ -46,130 +46,141 @@ static inline v4d load4(const double *p) {
 }
 
 
-#define BLOCK 4   /* shoes priced together: each value of the table read feeds four sums */
-#define CHUNK 512 /* leaves a pass (a multiple of 4) */
+#define BLOCK 8 /* shoes priced together: each value of the table read feeds eight sums */
 
-static void leaf_weights(const double *v, const Plan *p, double *leaves) {
+/* The leaves (multisets of six values) come in rows: for each size s of the low part
+ * (values 0-4), each part of the shorter side against every part of the longer side, in
+ * the order of the table. A row's sum is (the shorter part's weight) x (the longer parts'
+ * weights . the table's row), so no leaf weight is ever formed. */
+typedef struct {
+    int64_t outer_start, outer_len, inner_start, inner_len;
+    int outer_high; /* the shorter side is the high part (values 5-9) */
+} Rows;
+
+static Rows rows_of(const Plan *p, int s) {
+    int64_t a0 = p->start[s], na = p->start[s + 1] - a0;
+    int64_t b0 = p->start[6 - s], nb = p->start[7 - s] - b0;
+    Rows r = {a0, na, b0, nb, 0};
+    if (nb < na) r = (Rows){b0, nb, a0, na, 1};
+    return r;
+}
+
+static double scale_of(const double *v) {
+    double total = 0.0, scale = 1.0;
+    for (int i = 0; i < 10; i++) total += v[i];
+    for (int i = 0; i < 6; i++) scale *= total - i;
+    return scale;
+}
+
+/* Each basis column's expectation for one shoe of counts by value `v` (10: tens first).
+ * The table holds the basis by groups of four columns, each [leaf][4], then the last one
+ * to three columns each [leaf]. */
+static void value_sums_one(const double *v, const Plan *p, double *sums) {
     double low[PARTS], high[PARTS];
     part_weights(v, p, low);
     part_weights(v + 5, p, high);
-    double *w = leaves;
-    for (int s = 0; s < 7; s++) {
-        int64_t a0 = p->start[s], na = p->start[s + 1] - a0;
-        int64_t b0 = p->start[6 - s], nb = p->start[7 - s] - b0;
-        /* Leaves in the layout's order: the longer of the two parts runs innermost. */
-        int64_t outer = nb >= na ? na : nb, inner = nb >= na ? nb : na;
-        const double *xo = nb >= na ? low + a0 : high + b0;
-        const double *xi = nb >= na ? high + b0 : low + a0;
-        for (int64_t o = 0; o < outer; o++) {
-            double x = xo[o];
-            for (int64_t k = 0; k < inner; k++) w[k] = x * xi[k];
-            w += inner;
-        }
-    }
-}
-
-/* Each basis column's expectation for one shoe of counts by value `v` (10: tens first);
- * the table's layout is value_sums's. */
-static void value_sums_one(const double *v, const Plan *p, double *sums) {
-    double leaves[LEAVES + 4] = {0};
-    leaf_weights(v, p, leaves);
-    double total = 0.0;
-    for (int i = 0; i < 10; i++) total += v[i];
-    double scale = 1.0;
-    for (int i = 0; i < 6; i++) scale *= total - i;
+    double scale = scale_of(v);
     const double *t = p->table;
-    int64_t g = 0;
-    for (; g + 4 <= p->basis; g += 4) {
-        v4d a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
-        int64_t i = 0;
-        for (; i + 4 <= LEAVES; i += 4, t += 16) {
-            a0 += leaves[i] * load4(t);
-            a1 += leaves[i + 1] * load4(t + 4);
-            a2 += leaves[i + 2] * load4(t + 8);
-            a3 += leaves[i + 3] * load4(t + 12);
+    int64_t whole = p->basis - p->basis % 4;
+    for (int64_t g = 0; g < whole; g += 4) {
+        v4d acc = {0, 0, 0, 0};
+        for (int s = 0; s < 7; s++) {
+            Rows r = rows_of(p, s);
+            const double *xo = (r.outer_high ? high : low) + r.outer_start;
+            const double *xi = (r.outer_high ? low : high) + r.inner_start;
+            for (int64_t o = 0; o < r.outer_len; o++) {
+                v4d a0 = {0, 0, 0, 0}, a1 = a0;
+                int64_t k = 0;
+                for (; k + 2 <= r.inner_len; k += 2, t += 8) {
+                    a0 += xi[k] * load4(t);
+                    a1 += xi[k + 1] * load4(t + 4);
+                }
+                for (; k < r.inner_len; k++, t += 4) a0 += xi[k] * load4(t);
+                acc += xo[o] * (a0 + a1);
+            }
         }
-        for (; i < LEAVES; i++, t += 4) a0 += leaves[i] * load4(t);
-        v4d a = (a0 + a1) + (a2 + a3);
-        for (int j = 0; j < 4; j++) sums[g + j] = a[j] / scale;
+        for (int j = 0; j < 4; j++) sums[g + j] = acc[j] / scale;
     }
-    for (; g < p->basis; g++, t += LEAVES) {
-        v4d a0 = {0, 0, 0, 0}, a1 = a0;
-        int64_t i = 0;
-        for (; i + 8 <= LEAVES; i += 8) {
-            a0 += load4(leaves + i) * load4(t + i);
-            a1 += load4(leaves + i + 4) * load4(t + i + 4);
+    for (int64_t g = whole; g < p->basis; g++) {
+        double acc = 0.0;
+        for (int s = 0; s < 7; s++) {
+            Rows r = rows_of(p, s);
+            const double *xo = (r.outer_high ? high : low) + r.outer_start;
+            const double *xi = (r.outer_high ? low : high) + r.inner_start;
+            for (int64_t o = 0; o < r.outer_len; o++) {
+                v4d a = {0, 0, 0, 0};
+                int64_t k = 0;
+                for (; k + 4 <= r.inner_len; k += 4) a += load4(xi + k) * load4(t + k);
+                double x = (a[0] + a[1]) + (a[2] + a[3]);
+                for (; k < r.inner_len; k++) x += xi[k] * t[k];
+                t += r.inner_len;
+                acc += xo[o] * x;
+            }
         }
-        v4d a = a0 + a1;
-        double x = (a[0] + a[1]) + (a[2] + a[3]);
-        for (; i < LEAVES; i++) x += leaves[i] * t[i];
-        sums[g] = x / scale;
+        sums[g] = acc / scale;
     }
 }
 
-/* Each basis column's expectation for up to BLOCK shoes of counts by value (`v[k]`, 10
- * each: tens first). The table holds the basis by groups of four columns, each [leaf][4],
- * then the last one to three columns each [leaf]. */
-static void value_sums(const double (*v)[10], int m, const Plan *p,
-                                   double (*sums)[MAX_BASIS]) {
-    static _Thread_local double leaves[BLOCK][LEAVES + 4];
-    double scale[BLOCK];
+/* value_sums_one for `m` (1 to BLOCK) shoes at once (`v[k]`: counts by value, 10 each):
+ * each value of the table read feeds one sum of every shoe. */
+static void value_sums(const double (*v)[10], int m, const Plan *p, double (*sums)[MAX_BASIS]) {
+    double low[BLOCK][PARTS], high[BLOCK][PARTS], scale[BLOCK];
     for (int k = 0; k < BLOCK; k++) {
         if (k < m) {
-            leaf_weights(v[k], p, leaves[k]);
-            double total = 0.0;
-            for (int i = 0; i < 10; i++) total += v[k][i];
-            scale[k] = 1.0;
-            for (int i = 0; i < 6; i++) scale[k] *= total - i;
+            part_weights(v[k], p, low[k]);
+            part_weights(v[k] + 5, p, high[k]);
+            scale[k] = scale_of(v[k]);
         } else {
-            memset(leaves[k], 0, sizeof leaves[k]);
+            memset(low[k], 0, sizeof low[k]);
+            memset(high[k], 0, sizeof high[k]);
             scale[k] = 1.0;
         }
-        for (int i = LEAVES; i < LEAVES + 4; i++) leaves[k][i] = 0.0;
     }
-    /* Chunks of leaves small enough that the four shoes' weights and the table's rows
-     * stay in the first-level cache while every column reads them. */
-    v4d acc[MAX_BASIS / 4 + 1][BLOCK];
-    double single[MAX_BASIS][BLOCK];
+    const double *t = p->table;
     int64_t whole = p->basis - p->basis % 4;
-    memset(acc, 0, sizeof acc);
-    memset(single, 0, sizeof single);
-    for (int64_t c0 = 0; c0 < LEAVES; c0 += CHUNK) {
-        int64_t c1 = c0 + CHUNK < LEAVES ? c0 + CHUNK : LEAVES;
-        for (int64_t g = 0; g < whole; g += 4) {
-            const double *t = p->table + g * LEAVES + c0 * 4;
-            v4d a0 = acc[g / 4][0], a1 = acc[g / 4][1], a2 = acc[g / 4][2], a3 = acc[g / 4][3];
-            for (int64_t i = c0; i < c1; i++, t += 4) {
-                v4d x = load4(t);
-                a0 += leaves[0][i] * x;
-                a1 += leaves[1][i] * x;
-                a2 += leaves[2][i] * x;
-                a3 += leaves[3][i] * x;
-            }
-            acc[g / 4][0] = a0, acc[g / 4][1] = a1, acc[g / 4][2] = a2, acc[g / 4][3] = a3;
-        }
-        for (int64_t g = whole; g < p->basis; g++) {
-            const double *t = p->table + whole * LEAVES + (g - whole) * LEAVES;
-            v4d a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0;
-            int64_t i = c0;
-            for (; i + 4 <= c1; i += 4) {
-                v4d x = load4(t + i);
-                a0 += load4(leaves[0] + i) * x;
-                a1 += load4(leaves[1] + i) * x;
-                a2 += load4(leaves[2] + i) * x;
-                a3 += load4(leaves[3] + i) * x;
-            }
-            v4d a[BLOCK] = {a0, a1, a2, a3};
-            for (int k = 0; k < BLOCK; k++) {
-                double x = (a[k][0] + a[k][1]) + (a[k][2] + a[k][3]);
-                for (int64_t r = i; r < c1; r++) x += leaves[k][r] * t[r];
-                single[g][k] += x;
+    for (int64_t g = 0; g < whole; g += 4) {
+        v4d acc[BLOCK];
+        for (int k = 0; k < BLOCK; k++) acc[k] = (v4d){0, 0, 0, 0};
+        for (int s = 0; s < 7; s++) {
+            Rows r = rows_of(p, s);
+            for (int64_t o = 0; o < r.outer_len; o++) {
+                v4d a[BLOCK];
+                for (int k = 0; k < BLOCK; k++) a[k] = (v4d){0, 0, 0, 0};
+                for (int64_t i = 0; i < r.inner_len; i++, t += 4) {
+                    v4d x = load4(t);
+                    for (int k = 0; k < BLOCK; k++)
+                        a[k] += (r.outer_high ? low : high)[k][r.inner_start + i] * x;
+                }
+                for (int k = 0; k < BLOCK; k++)
+                    acc[k] += (r.outer_high ? high : low)[k][r.outer_start + o] * a[k];
             }
         }
+        for (int k = 0; k < BLOCK; k++)
+            for (int j = 0; j < 4; j++) sums[k][g + j] = acc[k][j] / scale[k];
     }
-    for (int k = 0; k < BLOCK; k++) {
-        for (int64_t g = 0; g < whole; g++) sums[k][g] = acc[g / 4][k][g % 4] / scale[k];
-        for (int64_t g = whole; g < p->basis; g++) sums[k][g] = single[g][k] / scale[k];
+    for (int64_t g = whole; g < p->basis; g++) {
+        double acc[BLOCK] = {0};
+        for (int s = 0; s < 7; s++) {
+            Rows r = rows_of(p, s);
+            for (int64_t o = 0; o < r.outer_len; o++) {
+                v4d a[BLOCK];
+                for (int k = 0; k < BLOCK; k++) a[k] = (v4d){0, 0, 0, 0};
+                int64_t i = 0;
+                for (; i + 4 <= r.inner_len; i += 4) {
+                    v4d x = load4(t + i);
+                    for (int k = 0; k < BLOCK; k++)
+                        a[k] += load4((r.outer_high ? low : high)[k] + r.inner_start + i) * x;
+                }
+                for (int k = 0; k < BLOCK; k++) {
+                    const double *xi = (r.outer_high ? low : high)[k] + r.inner_start;
+                    double x = (a[k][0] + a[k][1]) + (a[k][2] + a[k][3]);
+                    for (int64_t q = i; q < r.inner_len; q++) x += xi[q] * t[q];
+                    acc[k] += (r.outer_high ? high : low)[k][r.outer_start + o] * x;
+                }
+                t += r.inner_len;
+            }
+        }
+        for (int k = 0; k < BLOCK; k++) sums[k][g] = acc[k] / scale[k];
     }
 }
 
