@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from collections import defaultdict
 from collections.abc import Iterator
 from fractions import Fraction
@@ -16,8 +17,11 @@ from admin_support import Admin, running_admin, wait_for
 from sqlalchemy import select
 
 from baccarat.analysis.exact import bet_evs
+from baccarat.integrity.theory import bet_theory
 from baccarat.rulesets import load_ruleset
+from baccarat.server.actions.admin_reports import report_rows
 from baccarat.store import Database
+from baccarat.store.reports import SpotRound
 from baccarat.store.schema import bet_outcomes, bets
 
 STAKES = {"banker": 123_457, "player": 98_765, "tie": 4_321, "player_pair": 2_500}
@@ -105,3 +109,24 @@ def test_the_integrity_view_counts_the_rounds_the_table_settled(admin: Admin) ->
     assert view["table"] == "standard"
     assert view["frequencies"]["cumulative"], "no frequency statistics"
     assert isinstance(view["alerts"], list)
+
+
+def test_the_z_score_takes_a_rounds_stakes_on_a_spot_as_one_chance() -> None:
+    standard = load_ruleset("standard")
+    toml = standard.to_toml()
+    theory = bet_theory(standard)["banker"]
+    # Two players' stakes on one round share its outcome: one row per round and spot.
+    spots = [
+        SpotRound("standard", 20_000, 1, "banker", toml, stake=300, returned=585),
+        SpotRound("standard", 20_000, 2, "banker", toml, stake=100, returned=0),
+        SpotRound("standard", 20_000, 2, "tie", toml, stake=50, returned=0),
+    ]
+    rows = {row.bet: row for row in report_rows(spots)}
+    banker = rows["banker"]
+    assert (banker.day, banker.rounds, banker.turnover, banker.ggr) == ("2024-10-04", 2, 400, -185)
+    theoretical = theory.edge * 400
+    assert banker.theoretical_hold == round(theoretical)
+    expected = float(-185 - theoretical) / math.sqrt(float(theory.variance * (300**2 + 100**2)))
+    assert banker.z == round(expected, 4)
+    total = rows["all"]
+    assert (total.rounds, total.turnover, total.ggr, total.z) == (2, 450, -135, None)
