@@ -16,6 +16,7 @@ import ctypes
 import io
 import json
 import threading
+from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -143,19 +144,18 @@ class NativePlan:
         self._address = ctypes.addressof(self._plan)
         self.detail, self.width = DETAIL_CODE[detail]
         self.outputs = outputs
-        self._local = threading.local()  # each thread its own buffers: ctypes lets go of the GIL
+        self._local = threading.local()
+        self._odds = lib.bk_odds
 
     def row(self, counts: Sequence[int]) -> list[float]:
         """Every output column for one shoe of ``counts`` (``width`` whole numbers)."""
-        if len(counts) != self.width:
-            raise ValueError(f"expected {self.width} counts, not {len(counts)}")
-        buffers = getattr(self._local, "buffers", None)
-        if buffers is None:
-            buffers = (ctypes.c_int64 * self.width)(), (ctypes.c_double * self.outputs)()
-            self._local.buffers = buffers
-        given, out = buffers
-        given[:] = counts
-        status = self._lib.bk_odds(self._address, self.detail, given, out)
+        given = array("q", counts)  # whole numbers only (TypeError otherwise), one copy
+        if len(given) != self.width:
+            raise ValueError(f"expected {self.width} counts, not {len(given)}")
+        out = getattr(self._local, "out", None)
+        if out is None:  # each thread its own: ctypes lets go of the GIL during the call
+            out = self._local.out = (ctypes.c_double * self.outputs)()
+        status = self._odds(self._address, self.detail, given.buffer_info()[0], out)
         if status:
             raise ValueError(FEWER_THAN_SIX if status == -1 else "a count is negative")
         return out[:]
