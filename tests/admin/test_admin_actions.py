@@ -101,6 +101,9 @@ def test_a_paused_table_opens_no_round_until_it_is_opened(admin: Admin) -> None:
 def test_a_change_applies_from_the_next_shoe(admin: Admin) -> None:
     table = admin.call("GET", "/api/tables/quick").json()
     shoe = table["shoe"]["id"]
+    listed = admin.as_role("auditor", "GET", "/api/admin/tables").json()
+    assert [t["id"] for t in listed["tables"]] == ["quick", "standard"]
+    assert "ez" in listed["rulesets"]
     change = {
         "reason": "slower, face down, lower tie maximum",
         "betting_ms": 1_000,

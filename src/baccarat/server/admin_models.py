@@ -143,6 +143,7 @@ class TableControlView(_AdminModel):
 
 class TableList(_AdminModel):
     tables: list[TableControlView]
+    rulesets: list[str] = Field(description="The built-in rule sets a next shoe may take.")
 
 
 class TableAudience(_AdminModel):

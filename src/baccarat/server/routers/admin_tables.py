@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from baccarat.rulesets import BUILTIN_RULESETS
 from baccarat.server.admin_deps import DesksDep, admin_errors
 from baccarat.server.admin_models import (
     IntegrityView,
@@ -24,7 +25,7 @@ router = APIRouter(tags=["admin"])
 @router.get("/api/admin/tables", responses=admin_errors())
 async def list_tables(_session: StaffReader, desks: DesksDep) -> TableList:
     """Every table: open, paused or closed, the round in play, what waits for the next shoe."""
-    return TableList(tables=await desks.tables.tables())
+    return TableList(tables=await desks.tables.tables(), rulesets=list(BUILTIN_RULESETS))
 
 
 @router.get("/api/admin/tables/{table_id}", responses=admin_errors(404, 422))
