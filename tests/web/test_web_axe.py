@@ -76,6 +76,61 @@ def rupiah_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     served.stop()
 
 
+#: axe cannot tell the colour behind text on a gradient (it leaves such text "incomplete"), and
+#: the felt, the panels and the buttons are gradients. For its run each gradient is painted as
+#: the one opaque stop that contrasts least with the element's own text colour (the worst place
+#: the text could sit); a chip's value sits on its centre disc, its first stop. Undone after.
+#: Text with such a worst case behind it is reported, not failed (ON_GRADIENT): axe alone
+#: cannot judge it (it leaves it "incomplete"), and a real gradient is lighter or darker than
+#: its worst stop over most of its area. Text on solid colours is held to axe's verdict.
+SOLID = """() => {
+  const colours = (text) => [...text.matchAll(/rgba?\\(([^)]+)\\)/g)]
+    .map((m) => m[1].split(/[\\s,/]+/).filter(Boolean).map(Number));
+  const lum = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => v / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+  const undo = [];
+  for (const el of [document.documentElement, ...document.querySelectorAll("body, body *")]) {
+    const style = getComputedStyle(el);
+    if (!style.backgroundImage.includes("gradient")) continue;
+    const stops = colours(style.backgroundImage).filter((c) => c.length === 3 || c[3] === 1);
+    if (!stops.length) continue;
+    const text = colours(style.color)[0];
+    const worst = el.matches(".chip")
+      ? stops[0]
+      : stops.reduce((a, b) => (ratio(a, text) <= ratio(b, text) ? a : b));
+    undo.push([el, el.getAttribute("style")]);
+    el.dataset.axeSolid = "";
+    el.style.setProperty("background-image", "none", "important");
+    el.style.setProperty("background-color", `rgb(${worst.slice(0, 3).join(",")})`, "important");
+  }
+  return () => {
+    for (const [el, style] of undo) {
+      delete el.dataset.axeSolid;
+      if (style === null) el.removeAttribute("style");
+      else el.setAttribute("style", style);
+    }
+  };
+}"""
+
+
+#: Whether a gradient (painted solid) shows behind an element: through transparent and
+#: translucent backgrounds, before any opaque one.
+ON_GRADIENT = """(el) => {
+  for (let at = el; at; at = at.parentElement) {
+    if ("axeSolid" in at.dataset) return true;
+    const style = getComputedStyle(at);
+    // "rgba(r, g, b, a)", or "color(srgb r g b / a)" for a color-mix (a hovered spot).
+    const alpha = /(?:rgba\\(.*,|\\/)\\s*([\\d.]+)\\)$/.exec(style.backgroundColor);
+    if (style.backgroundImage !== "none" || !alpha || Number(alpha[1]) >= 1) return false;
+  }
+  return false;
+}"""
+
+
 class HeldFeed:
     """The table feed between the page and the server: forwarded, or held (kept back in order,
     so the page misses nothing once it is released)."""
@@ -129,21 +184,37 @@ class Visit:
         return self.page.inner_text("#balance-amount")
 
     def start_axe(self, viewport: ViewportSize) -> None:
-        """Start axe on the page at this size (it runs while the other page's does)."""
+        """Start axe on the page at this size (it runs while the other page's does), every
+        gradient painted as its solid worst case first (SOLID)."""
         if not self.page.evaluate("typeof window.axe === 'object'"):
             self.page.add_script_tag(path=str(AXE))
         self.page.set_viewport_size(viewport)
         self.page.evaluate(
-            """() => new Promise(requestAnimationFrame).then(() => {
-                 window.__axe = axe.run(document, { resultTypes: ["violations"] });
-               })"""
+            f"""() => new Promise(requestAnimationFrame).then(() => {{
+                 const undo = ({SOLID})();
+                 const onGradient = {ON_GRADIENT};
+                 window.__axe = axe.run(document, {{ resultTypes: ["violations"] }})
+                   .then((result) => {{
+                     // Contrast on a gradient's worst case: its own entry, reported only.
+                     for (const v of result.violations.filter((v) => v.id === "color-contrast")) {{
+                       const worst = v.nodes.filter((n) => onGradient(document.querySelector(n.target[0])));
+                       v.nodes = v.nodes.filter((n) => !worst.includes(n));
+                       if (worst.length) result.violations.push({{ ...v, id: "color-contrast-gradient",
+                         impact: "moderate", help: `${{v.help}} (a gradient's worst stop)`, nodes: worst }});
+                     }}
+                     result.violations = result.violations.filter((v) => v.nodes.length);
+                     return result;
+                   }})
+                   .finally(undo);
+               }})"""
         )
 
     def axe_found(self) -> list[dict[str, Any]]:
         found: list[dict[str, Any]] = self.page.evaluate(
             """async () => (await window.__axe).violations.map((v) => ({
                  id: v.id, impact: v.impact, help: v.help,
-                 nodes: v.nodes.map((n) => n.target.join(" ")) }))"""
+                 nodes: v.nodes.map((n) => n.target.join(" ")
+                   + (v.id.startsWith("color-contrast") ? ` (${n.any[0]?.data?.contrastRatio})` : "")) }))"""
         )
         return found
 
@@ -198,6 +269,9 @@ def test_no_serious_or_critical_violation_anywhere(
         visit.feed.held = True
         assert rupiah(visit.language, 100) in visit.page.inner_text(".stage")
         assert visit.table.phase() == "open"
+        # The bet's toast lies over the spots' tops for six seconds: axe would read the words
+        # hidden under it against it. (Its own are ink on a solid dark blue or red.)
+        visit.table.clear_message()
     each("table, betting")
 
     # The player's own result line, held.
