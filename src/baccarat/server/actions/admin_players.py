@@ -12,7 +12,6 @@ transaction with its audit record.
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Connection
@@ -160,7 +159,9 @@ class PlayerDesk:
             else:
                 save_cap(c, player, kind, period, amount, now)
                 controls = load_controls(c, [player], lock=True).get(player, Controls())
-                limits, change = impose_cap(controls.limits, kind, period, amount, _at(now))
+                limits, change = impose_cap(
+                    controls.limits, kind, period, amount, from_epoch_ms(now)
+                )
                 save_controls(c, player, replace(controls, limits=limits), now)
                 details["player_limit"] = change.to_json()
             audit_staff(c, now, session, "operator_limit", body.reason, details)
@@ -174,7 +175,3 @@ class PlayerDesk:
             )
 
         return await self.service.runner.write(run)
-
-
-def _at(now_ms: int) -> datetime:
-    return from_epoch_ms(now_ms)
