@@ -11,7 +11,7 @@ The public entry points live here; the modules hold the parts:
   (``baccarat.analysis.native``; numba's ``kernels`` where no C compiler is at hand): the
   float path, for one shoe per call or many at once.
 
-The names below are imported on first use: importing the package itself loads nothing.
+The names below are imported on first use (``ways`` at once: it is also a module's name).
 
 >>> from baccarat.analysis.exact import bet_evs
 >>> from baccarat.rulesets import load_ruleset
@@ -24,13 +24,15 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
+# ``ways`` is imported now: it is also the name of its module, and a module imported
+# later would otherwise shadow the function on the package.
+from baccarat.analysis.exact.ways import Ways, ways
 from baccarat.shoe import Composition
 
 if TYPE_CHECKING:
     from baccarat.analysis.exact.counts import CardCounts, ValueCounts
     from baccarat.analysis.exact.float_path import FastOdds, composition_evs, fast_odds
     from baccarat.analysis.exact.odds import BetOdds, Odds, bet_evs, exact_odds, full_shoe
-    from baccarat.analysis.exact.ways import Ways, ways
 
 __all__ = [
     "BetOdds",
@@ -61,8 +63,6 @@ _MODULES = {
     "bet_evs": "odds",
     "exact_odds": "odds",
     "full_shoe": "odds",
-    "Ways": "ways",
-    "ways": "ways",
 }
 
 
