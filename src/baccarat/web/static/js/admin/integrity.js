@@ -19,15 +19,21 @@ function pValue(p) {
   return p < 0.0001 ? `< ${show.num(0.0001, 4)}` : show.num(p, 4);
 }
 
+/** Past this |z| a tested frequency is marked (the monitor's own thresholds raise the alerts). */
+const Z_MARK = 3;
+
 /** @param {boolean | null | undefined} yes */
 const yesNo = (yes) => t(yes ? "admin.yes" : "admin.no");
 
 /**
+ * One scope's frequencies, folded away unless `open` (a shoe has some sixty events).
  * @param {string} caption
  * @param {any[]} stats
+ * @param {boolean} open
  */
-function frequencies(caption, stats) {
-  return dataTable(
+function frequencies(caption, stats, open) {
+  const flagged = stats.filter((s) => s.tested && Number.isFinite(s.z) && Math.abs(s.z) >= Z_MARK).length;
+  const table = dataTable(
     caption,
     [
       { key: "admin.col.event", name: "event", cell: (s) => h("code", { text: s.event }) },
@@ -39,6 +45,13 @@ function frequencies(caption, stats) {
       { key: "admin.col.tested", cell: (s) => yesNo(s.tested) },
     ],
     stats,
+    { rowProps: (s) => ({ "data-flag": s.tested && Math.abs(s.z) >= Z_MARK ? "z" : null }) },
+  );
+  return h(
+    "details",
+    { class: "admin-details", open },
+    h("summary", { text: t("admin.integrity.events", { scope: caption, count: stats.length, flagged }) }),
+    table,
   );
 }
 
@@ -105,8 +118,8 @@ export function mount(main, ctx, arg) {
           view.players,
           { empty: "admin.integrity.no_players", rowProps: (s) => ({ "data-flag": s.flagged ? "alert" : null }) },
         ),
-        frequencies(t("admin.integrity.shoe"), view.frequencies?.shoe ?? []),
-        frequencies(t("admin.integrity.cumulative"), view.frequencies?.cumulative ?? []),
+        frequencies(t("admin.integrity.shoe"), view.frequencies?.shoe ?? [], true),
+        frequencies(t("admin.integrity.cumulative"), view.frequencies?.cumulative ?? [], false),
       );
     } catch (error) {
       ctx.fail(error);

@@ -100,7 +100,7 @@ export function mount(main, ctx, arg) {
             t(`admin.players.${action}`),
             (reason) => adminApi.setPlayer(player.id, action, reason),
             (answer) => t("admin.players.state_done", { name, status: t(`admin.account.${answer.status}`) }),
-          ).then(() => open(player.id)),
+          ).then((answer) => answer && open(player.id)),
         { name: action, danger: action !== "unlock", enabled },
       );
     const title = h("h2", { id: "player-title", tabindex: "-1", text: t("admin.players.detail", { name }) });
@@ -223,7 +223,7 @@ export function mount(main, ctx, arg) {
             t("admin.players.cap_set"),
             (reason) => adminApi.cap(id, { reason, kind: kind.value, period: period.value, amount: minor }),
             () => t("admin.players.cap_done", { limit: which, name }),
-          ).then(() => open(id));
+          ).then((answer) => answer && open(id));
         },
       },
       h(

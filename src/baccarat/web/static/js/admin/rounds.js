@@ -172,7 +172,8 @@ export function mount(main, ctx, arg) {
           count: amounts.length,
         });
       },
-    ).then(() => {
+    ).then((answer) => {
+      if (!answer) return;
       open(round.id);
       find();
     });

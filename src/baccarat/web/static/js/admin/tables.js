@@ -80,7 +80,13 @@ export function mount(main, ctx) {
       t(`admin.tables.${action}`),
       (reason) => adminApi.setTable(table.id, action, reason),
       (answer) => t("admin.tables.status_done", { table: answer.id, status: t(`admin.status.${answer.status}`) }),
-    ).then(load);
+    ).then(async (answer) => {
+      if (!answer) return;
+      await load();
+      // The button pressed may be disabled now: the focus stays in the table's row.
+      const row = list.querySelector(`tr[data-table="${CSS.escape(table.id)}"]`);
+      /** @type {HTMLElement | null} */ (row?.querySelector("[data-act]:not(:disabled)") ?? null)?.focus();
+    });
   }
 
   /** @param {any[]} rows */
@@ -229,7 +235,7 @@ export function mount(main, ctx) {
             t("admin.tables.change"),
             (reason) => adminApi.nextShoe(table.value, { ...change, reason }),
             (answer) => t("admin.tables.change_done", { table: answer.id, pending: flat(answer.pending) }),
-          ).then(load);
+          ).then((answer) => answer && load());
         },
       },
       fieldset,

@@ -168,7 +168,7 @@ export const show = {
   num: (value, digits = 2) =>
     value === null || value === undefined || !Number.isFinite(value)
       ? "–"
-      : formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+      : formatNumber(value, { minimumFractionDigits: digits, maximumFractionDigits: digits }).replace("-", "−"),
   /** @param {string | null | undefined} id */
   id: (id) => (id ? h("code", { title: id, text: id.length > 12 ? `${id.slice(0, 10)}…` : id }) : "–"),
   /**
@@ -235,8 +235,11 @@ export function askReason(title, confirm) {
         ),
       ),
     );
+    // Back to the button that asked, once the dialog is gone (if that button still is).
+    const opener = /** @type {HTMLElement | null} */ (document.activeElement);
     dialog.addEventListener("close", () => {
       dialog.remove();
+      if (opener?.isConnected) opener.focus();
       resolve(answer);
     });
     document.body.append(dialog);

@@ -276,6 +276,10 @@ export default {
   "admin.integrity.players": "Players' side bets against the exact EV of the cards left",
   "admin.integrity.no_players": "No side bets yet.",
   "admin.integrity.flagged": "flagged",
+  "admin.integrity.events": {
+    one: "{scope}: {count} event, {flagged} with |z| ≥ 3",
+    other: "{scope}: {count} events, {flagged} with |z| ≥ 3",
+  },
   "admin.integrity.shoe": "This shoe",
   "admin.integrity.cumulative": "Since the monitor started",
 };

@@ -272,6 +272,9 @@ export default {
   "admin.integrity.players": "Taruhan sampingan pemain terhadap EV tepat dari kartu yang tersisa",
   "admin.integrity.no_players": "Belum ada taruhan sampingan.",
   "admin.integrity.flagged": "ditandai",
+  "admin.integrity.events": {
+    other: "{scope}: {count} kejadian, {flagged} dengan |z| ≥ 3",
+  },
   "admin.integrity.shoe": "Shoe ini",
   "admin.integrity.cumulative": "Sejak pemantau mulai",
 };
