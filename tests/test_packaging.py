@@ -85,6 +85,7 @@ def test_the_command_loads_no_extra_until_a_command_runs() -> None:
         (["ledger", "check"], "server"),
         (["audit", "verify"], "server"),
         (["keys", "rotate"], "server"),
+        (["admin", "create-user", "boss", "--role", "admin", "--password-stdin"], "server"),
         (["odds"], "sim"),
         (["simulate", "--shoes", "10"], "sim"),
     ],
