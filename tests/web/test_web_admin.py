@@ -206,13 +206,16 @@ def test_an_auditor_reads_everything_and_can_act_on_nothing(
     page.click('[data-nav="integrity"]')
     page.wait_for_selector("[data-open-alerts]")
     nothing_acts()
+    page.click('[data-nav="staff"]')
+    page.wait_for_selector('tr[data-staff="marta"]')
+    assert page.locator("[data-act]").count() == 3  # two members to disable, one to create
+    nothing_acts()
 
     # Forced past the disabled button: the server refuses, the page says so in words.
     page.click('[data-nav="tables"]')
     pause = 'tr[data-table="standard"] [data-act="pause"]'
     page.wait_for_selector(pause)
-    page.eval_on_selector(pause, "el => el.removeAttribute('disabled')")
-    page.click(pause)
+    page.eval_on_selector(pause, "el => { el.removeAttribute('disabled'); el.click(); }")
     give_reason(page, "just looking")
     page.wait_for_function("document.getElementById('admin-alert').textContent !== ''")
     assert page.inner_text("#admin-alert") == (

@@ -111,6 +111,9 @@ export const adminApi = {
   audit: (filters) => call("GET", `/api/admin/audit${query(filters)}`),
   verify: (anchor) => call("GET", `/api/admin/audit/verify${query({ anchor })}`),
   anchor: () => call("GET", "/api/admin/audit/anchor"),
+  staff: () => call("GET", "/api/admin/staff"),
+  createStaff: (member) => call("POST", "/api/admin/staff", { body: member }),
+  disableStaff: (name, reason) => call("POST", `/api/admin/staff/${enc(name)}/disable`, { body: { reason } }),
   report: (filters) => call("GET", `/api/admin/reports${query(filters)}`),
   reportCsv: (filters) => call("GET", `/api/admin/reports${query({ ...filters, format: "csv" })}`, { text: true }),
 };

@@ -1,7 +1,7 @@
 // @ts-check
 // The back office's entry point (/admin): the language (the page's catalogues and the back
 // office's own, admin/messages), the staff login, and a hash router between the sections:
-//   #/tables  #/rounds  #/players  #/shoes  #/audit  #/reports  #/integrity
+//   #/tables  #/rounds  #/players  #/shoes  #/audit  #/reports  #/integrity  #/staff
 // Each section's module is fetched when it is first shown. What a role may not do is disabled
 // (auditors read only); the server checks every request anyway.
 
@@ -45,6 +45,7 @@ const SECTIONS = {
   audit: () => import("./audit.js"),
   reports: () => import("./reports.js"),
   integrity: () => import("./integrity.js"),
+  staff: () => import("./staff.js"),
 };
 
 /** @type {{destroy(): void} | null} */

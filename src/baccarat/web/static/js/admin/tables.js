@@ -8,6 +8,9 @@ import { t } from "../i18n.js";
 import { adminApi } from "./client.js";
 import { actButton, button, dataTable, field, heading, select, show, withReason } from "./ui.js";
 
+/** How often the list is read again while shown. */
+const REFRESH_MS = 5000;
+
 /** The built-in rule sets a table can change to (baccarat.rulesets.BUILTIN_RULESETS). */
 const RULESETS = ["standard", "no-commission", "ez", "tie-9"];
 
@@ -249,9 +252,16 @@ export function mount(main, ctx) {
     form,
   );
   load();
+  // The counts and phases move: read again every few seconds, but never under a person's
+  // focus or an open dialog (a redraw would take the focus away).
+  const timer = window.setInterval(() => {
+    if (document.hidden || list.contains(document.activeElement) || document.querySelector("dialog[open]")) return;
+    load();
+  }, REFRESH_MS);
   return {
     destroy() {
       gone = true;
+      window.clearInterval(timer);
     },
   };
 }

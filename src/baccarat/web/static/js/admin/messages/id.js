@@ -277,4 +277,25 @@ export default {
   },
   "admin.integrity.shoe": "Shoe ini",
   "admin.integrity.cumulative": "Sejak pemantau mulai",
+  // Staff.
+  "admin.nav.staff": "Staf",
+  "admin.staff.title": "Staf",
+  "admin.staff.intro":
+    "Anggota staf dan perannya. Admin membuat dan menonaktifkan mereka; anggota yang dinonaktifkan tidak dapat masuk.",
+  "admin.staff.caption": "Semua anggota staf",
+  "admin.staff.role": "Peran",
+  "admin.staff.disabled": "nonaktif",
+  "admin.staff.disable": "Nonaktifkan",
+  "admin.staff.disable_title": "Nonaktifkan {name}: sesinya berakhir sekarang dan tidak dapat masuk.",
+  "admin.staff.disabled_done": "{name} dinonaktifkan.",
+  "admin.staff.create_legend": "Tambah anggota staf",
+  "admin.staff.create_intro":
+    "Pilih nama pengguna (3 sampai 32 dari a-z, 0-9, . _ -), peran, dan kata sandi yang kuat.",
+  "admin.staff.admins_only": "Hanya admin yang mengelola staf.",
+  "admin.staff.create": "Buat",
+  "admin.staff.create_title": "Buat {name} sebagai {role}.",
+  "admin.staff.created": "{name} dibuat sebagai {role}.",
+  "admin.error.username_taken": "Nama pengguna itu sudah dipakai.",
+  "admin.error.invalid_account": "Nama pengguna atau kata sandi itu tidak diterima: pilih yang lain.",
+  "admin.error.own_account": "Anda tidak dapat menonaktifkan diri sendiri.",
 };
