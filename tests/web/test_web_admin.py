@@ -127,8 +127,15 @@ def test_an_operator_voids_a_guests_round_and_everyone_sees_it(
         "rows => rows.map(r => r.querySelector('[data-col=stake]')?.textContent)",
     )
     assert sorted(stakes) == sorted([money(500), money(100)])
-    page.click('[data-act="void"]')
-    give_reason(page, REASON)
+    player = guest_page.evaluate("JSON.parse(localStorage.getItem('baccarat.session')).id")
+    owners = page.eval_on_selector_all(".admin-detail tbody code", "els => els.map(el => el.title)")
+    assert owners == [player, player]
+    # By keyboard: the void button, then the reason typed where the dialog put the focus.
+    page.focus('[data-act="void"]')
+    page.keyboard.press("Enter")
+    page.wait_for_selector("dialog.admin-dialog[open]")
+    page.keyboard.type(REASON)
+    page.keyboard.press("Enter")
     page.wait_for_function(
         "text => document.getElementById('admin-status').textContent === text",
         arg=f"Round {round_id} is void: {money(600)} returned to 1 player.",
@@ -169,7 +176,8 @@ def test_an_auditor_reads_everything_and_can_act_on_nothing(
     open_page: Opener, admin_server: Served
 ) -> None:
     guest = httpx.post(f"{admin_server.url}/api/players", timeout=10).json()
-    page, console = open_page(f"{admin_server.url}/admin")
+    # Under the page's own Content Security Policy: a violation would be a console error.
+    page, console = open_page(f"{admin_server.url}/admin", bypass_csp=False, accept_downloads=True)
     log_in(page, "eve")
     assert page.inner_text("#staff-user") == "eve · Auditor (read only)"
 
@@ -203,6 +211,10 @@ def test_an_auditor_reads_everything_and_can_act_on_nothing(
     page.select_option("select[name=money]", "all")
     page.click(".admin-toolbar button[type=submit]")
     page.wait_for_selector('caption:has-text("Both")')
+    with page.expect_download() as download:
+        page.click('[data-read="csv"]')
+    csv = Path(download.value.path()).read_text(encoding="utf-8")
+    assert csv.startswith("table_id,day,bet,"), csv[:200]
     page.click('[data-nav="integrity"]')
     page.wait_for_selector("[data-open-alerts]")
     nothing_acts()
@@ -217,7 +229,7 @@ def test_an_auditor_reads_everything_and_can_act_on_nothing(
     page.wait_for_selector(pause)
     page.eval_on_selector(pause, "el => { el.removeAttribute('disabled'); el.click(); }")
     give_reason(page, "just looking")
-    page.wait_for_function("document.getElementById('admin-alert').textContent !== ''")
+    page.wait_for_selector("#admin-alert:not(:empty)")
     assert page.inner_text("#admin-alert") == (
         "Refused by the server: your role may not do that. Nothing was changed."
     )
