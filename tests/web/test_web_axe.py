@@ -10,7 +10,8 @@ check, the history, *My account* and the rules page. Each state is held still wh
 the table's feed goes through ``page.route_web_socket`` and is held (kept back, in order) until
 the next state is wanted. Each state is checked at both screen sizes (the page resized).
 
-Moderate and minor findings are reported as a warning (in the test summary), not failed.
+Moderate and minor findings are reported as a warning (in the test summary), not failed; so is
+contrast against a gradient's worst stop (SOLID, ON_GRADIENT), which axe alone cannot judge.
 """
 
 from __future__ import annotations
