@@ -8,6 +8,13 @@ content, the engine's detail and mode, and the code that computes them.
 :class:`NativePlan` hands those arrays to the C kernels (``baccarat.analysis.native``):
 :meth:`NativePlan.row` prices one shoe in a few microseconds, counts in, floats out, with
 no numpy in the call, and :meth:`NativePlan.many` prices a batch.
+
+>>> from baccarat.analysis.exact.float_path import fast_engine
+>>> from baccarat.rulesets import load_ruleset
+>>> engine = fast_engine(load_ruleset("standard"), "ranks", "ev")
+>>> plan = engine.native()
+>>> plan is None or [round(ev, 6) for ev in plan.row([32] * 13)[:2]]
+[-0.012351, -0.010579]
 """
 
 from __future__ import annotations
