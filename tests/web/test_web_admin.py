@@ -158,6 +158,19 @@ def test_an_operator_voids_a_guests_round_and_everyone_sees_it(
     fetched = guest_page.evaluate("performance.getEntriesByType('resource').map(e => e.name)")
     assert [name for name in fetched if "/admin" in name] == []
 
+    # A change for the next shoe, from the form: shown as what differs from now.
+    page.click('[data-nav="tables"]')
+    page.wait_for_selector('select[name=bet] option[value="tie"]', state="attached")
+    page.select_option("select[name=bet]", "tie")  # the only table, standard, is chosen
+    assert page.input_value("input[name=max_stake]") == "2000.00"
+    page.fill("input[name=max_stake]", "500")
+    page.fill("input[name=betting_s]", "9")
+    page.click('[data-act="next-shoe"]')
+    give_reason(page, "a quieter night")
+    pending = 'tr[data-table="standard"] [data-col="next-shoe"]'
+    page.wait_for_selector(f"{pending}:has-text('9 s')")
+    assert page.inner_text(pending) == "tie ($1.00 to $500.00) · bets 9 s"
+
     # The audit log: who voided it and why.
     page.click('[data-nav="audit"]')
     record = page.wait_for_selector('tr[data-action="round_void"]')

@@ -57,14 +57,14 @@ export function query(values) {
  * One request: the answer (JSON, or text with `text`), or an ApiError.
  * @param {string} method
  * @param {string} path
- * @param {{body?: unknown, text?: boolean}} [options]
+ * @param {{body?: unknown, text?: boolean, auth?: boolean}} [options]  auth: false sends no token
  * @returns {Promise<any>}
  */
-async function call(method, path, { body, text = false } = {}) {
+async function call(method, path, { body, text = false, auth = true } = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: text ? "text/csv" : "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  const token = staff.current?.token;
+  const token = auth ? staff.current?.token : null;
   if (token) headers.Authorization = `Bearer ${token}`;
   let response;
   try {
@@ -93,6 +93,8 @@ export const adminApi = {
   logout: () => call("POST", "/api/admin/logout"),
   me: () => call("GET", "/api/admin/me"),
   tables: () => call("GET", "/api/admin/tables"),
+  // The players' view of a table (its bets and their limits now): public, so no staff token.
+  publicTable: (id) => call("GET", `/api/tables/${enc(id)}`, { auth: false }),
   audience: (id) => call("GET", `/api/admin/tables/${enc(id)}/audience`),
   integrity: (id) => call("GET", `/api/admin/tables/${enc(id)}/integrity`),
   // action: open, pause or close

@@ -37,6 +37,36 @@ export function flat(pending) {
 }
 
 /**
+ * What waits for the next shoe, in words: only what differs from now (the pending limits list
+ * every bet; those unchanged are left out). "rule set ez · tie $1.00 to $500.00 · bets 9 s".
+ * @param {Record<string, any> | null} pending
+ * @param {string} ruleset  the rule set now
+ * @param {Record<string, {min_stake: number, max_stake: number}>} offered  the bets' limits now
+ * @returns {string}
+ */
+export function pendingText(pending, ruleset, offered) {
+  if (!pending) return "–";
+  /** @type {string[]} */
+  const parts = [];
+  if (pending.ruleset && pending.ruleset !== ruleset)
+    parts.push(t("admin.tables.pending_ruleset", { name: pending.ruleset }));
+  for (const [bet, limits] of Object.entries(pending.limits ?? {})) {
+    const now = offered[bet];
+    if (now && now.min_stake === limits.min_stake && now.max_stake === limits.max_stake) continue;
+    parts.push(
+      t("admin.tables.bet_limits", { bet, min: show.money(limits.min_stake), max: show.money(limits.max_stake) }),
+    );
+  }
+  for (const [key, value] of Object.entries(pending.settings ?? {})) {
+    if (key === "dealing") parts.push(t(`admin.dealing.${value}`));
+    else if (key === "betting_ms") parts.push(t("admin.tables.pending_betting", { s: show.num(value / 1000, 0) }));
+    else if (key === "reveal_ms" || key === "result_ms") parts.push(t(`admin.tables.pending_${key}`, { ms: value }));
+    else if (key !== "table_id" && key !== "ruleset") parts.push(`${key}: ${value}`);
+  }
+  return parts.join(" · ") || t("admin.tables.pending_same");
+}
+
+/**
  * An amount typed in major units ("12.50") as minor units, or null.
  * @param {string} text
  * @returns {number | null}
@@ -59,11 +89,15 @@ export function mount(main, ctx) {
   async function load() {
     try {
       const { tables } = await adminApi.tables();
-      const audiences = await Promise.all(tables.map((/** @type {any} */ table) => adminApi.audience(table.id)));
+      const [audiences, views] = await Promise.all([
+        Promise.all(tables.map((/** @type {any} */ table) => adminApi.audience(table.id))),
+        Promise.all(tables.map((/** @type {any} */ table) => adminApi.publicTable(table.id).catch(() => ({})))),
+      ]);
       if (gone) return;
       const rows = tables.map((/** @type {any} */ table, /** @type {number} */ i) => ({
         ...table,
         audience: audiences[i],
+        offered: views[i].bets ?? {},
       }));
       fill(list, tableList(rows));
       if (!form.firstChild) fill(form, changeForm(rows));
@@ -127,7 +161,7 @@ export function mount(main, ctx) {
           name: "betting",
           cell: (r) => String(Object.keys(r.audience?.bettors ?? {}).length),
         },
-        { key: "admin.col.next_shoe", cell: (r) => flat(r.pending) },
+        { key: "admin.col.next_shoe", name: "next-shoe", cell: (r) => pendingText(r.pending, r.ruleset, r.offered) },
         {
           key: "admin.col.actions",
           cell: (r) =>
@@ -176,9 +210,45 @@ export function mount(main, ctx) {
     const betting = number("betting_s", "1", "600");
     const reveal = number("reveal_ms", "0", "60000");
     const result = number("result_ms", "0", "60000");
-    const bet = h("input", { name: "bet", maxlength: "32", placeholder: "tie", autocomplete: "off" });
-    const min = h("input", { name: "min_stake", inputmode: "decimal", placeholder: "1.00" });
-    const max = h("input", { name: "max_stake", inputmode: "decimal", placeholder: "2000.00" });
+    const bet = select("bet", [["", t("admin.tables.no_bet")]]);
+    const min = h("input", { name: "min_stake", inputmode: "decimal" });
+    const max = h("input", { name: "max_stake", inputmode: "decimal" });
+    /** @type {Record<string, {min_stake: number, max_stake: number}>} */
+    let offered = {};
+    // The table's bets and their limits now, as players see them: the fields start from those.
+    const readBets = async () => {
+      try {
+        offered = (await adminApi.publicTable(table.value)).bets ?? {};
+      } catch (error) {
+        ctx.fail(error);
+        offered = {};
+      }
+      fill(
+        bet,
+        h("option", { value: "", text: t("admin.tables.no_bet") }),
+        Object.entries(offered).map(([name, offer]) =>
+          h("option", {
+            value: name,
+            text: t("admin.tables.bet_limits", {
+              bet: name,
+              min: show.money(offer.min_stake),
+              max: show.money(offer.max_stake),
+            }),
+          }),
+        ),
+      );
+      min.value = "";
+      max.value = "";
+    };
+    const decimal = (/** @type {number} */ minor) =>
+      `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+    bet.addEventListener("change", () => {
+      const offer = offered[bet.value];
+      min.value = offer ? decimal(offer.min_stake) : "";
+      max.value = offer ? decimal(offer.max_stake) : "";
+    });
+    table.addEventListener("change", readBets);
+    readBets();
     const fieldset = h(
       "fieldset",
       { class: "admin-form", disabled: !ctx.act },
@@ -219,14 +289,14 @@ export function mount(main, ctx) {
           if (betting.value) change.betting_ms = Math.round(Number(betting.value) * 1000);
           if (reveal.value) change.reveal_ms = Math.round(Number(reveal.value));
           if (result.value) change.result_ms = Math.round(Number(result.value));
-          if (bet.value.trim()) {
+          if (bet.value) {
             const low = minorOf(min.value);
             const high = minorOf(max.value);
             if (low === null || high === null) {
               ctx.fail(new Error(t("admin.tables.bad_amount")));
               return;
             }
-            change.limits = { [bet.value.trim()]: { min_stake: low, max_stake: high } };
+            change.limits = { [bet.value]: { min_stake: low, max_stake: high } };
           }
           if (Object.keys(change).length === 0) {
             ctx.say(t("admin.tables.nothing"));
@@ -237,7 +307,11 @@ export function mount(main, ctx) {
             t("admin.tables.change_confirm", { table: table.value }),
             t("admin.tables.change"),
             (reason) => adminApi.nextShoe(table.value, { ...change, reason }),
-            (answer) => t("admin.tables.change_done", { table: answer.id, pending: flat(answer.pending) }),
+            (answer) =>
+              t("admin.tables.change_done", {
+                table: answer.id,
+                pending: pendingText(answer.pending, answer.ruleset, offered),
+              }),
           ).then((answer) => answer && load());
         },
       },
