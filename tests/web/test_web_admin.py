@@ -249,6 +249,14 @@ def test_an_auditor_reads_everything_and_can_act_on_nothing(
     assert httpx.get(f"{admin_server.url}/api/tables/standard", timeout=10).status_code == 200
     page.click(".admin .btn:has-text('Refresh')")
     page.wait_for_selector('tr[data-table="standard"] [data-col="status"] [data-state="open"]')
+
+    # In Indonesian, without a reload: the section drawn again, no key left unwritten.
+    page.click('[data-lang="id"]')
+    page.wait_for_selector("h1:has-text('Meja')")
+    assert page.inner_text("#staff-user") == "eve · Auditor (hanya baca)"
+    assert page.inner_text('[data-nav="audit"]') == "Log audit"
+    assert not re.search(r"admin\.[a-z]", page.inner_text("body"))
+    nothing_acts()
     assert console.unexpected(s403=1) == []
 
 

@@ -26,6 +26,33 @@ const Z_MARK = 3;
 const yesNo = (yes) => t(yes ? "admin.yes" : "admin.no");
 
 /**
+ * A score's evidence, folded: each bet kept with its round, stake and the exact EV then.
+ * @param {{round: number, stake: number, ev: number, depth: number}[]} bets
+ */
+function evidence(bets) {
+  if (bets.length === 0) return "–";
+  return h(
+    "details",
+    { class: "admin-details" },
+    h("summary", { text: t("admin.integrity.evidence", { count: bets.length }) }),
+    h(
+      "ul",
+      { class: "admin-evidence" },
+      bets.map((bet) =>
+        h("li", {
+          text: t("admin.integrity.evidence_bet", {
+            round: bet.round,
+            stake: show.money(bet.stake),
+            ev: `${bet.ev > 0 ? "+" : ""}${show.num(bet.ev * 100)} %`,
+            left: bet.depth,
+          }),
+        }),
+      ),
+    ),
+  );
+}
+
+/**
  * One scope's frequencies, folded away unless `open` (a shoe has some sixty events).
  * @param {string} caption
  * @param {any[]} stats
@@ -114,6 +141,7 @@ export function mount(main, ctx, arg) {
               key: "admin.col.flagged",
               cell: (s) => (s.flagged ? show.badge("admin.integrity.flagged", "alert") : yesNo(false)),
             },
+            { key: "admin.col.evidence", cell: (s) => evidence(s.evidence ?? []) },
           ],
           view.players,
           { empty: "admin.integrity.no_players", rowProps: (s) => ({ "data-flag": s.flagged ? "alert" : null }) },

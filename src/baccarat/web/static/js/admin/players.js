@@ -118,7 +118,12 @@ export function mount(main, ctx, arg) {
         ["admin.players.last_login", show.time(player.last_login_at)],
         [
           "admin.players.break",
-          inForce ? t("admin.players.break_until", { kind: inForce.kind ?? "", until: show.time(inForce.until) }) : "–",
+          inForce
+            ? t("admin.players.break_until", {
+                kind: t(`break.label.${inForce.kind}`),
+                until: show.time(inForce.until),
+              })
+            : "–",
         ],
         ["admin.players.session", info.session ? flat(info.session) : "–"],
       ]),

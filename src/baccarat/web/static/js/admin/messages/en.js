@@ -122,7 +122,7 @@ export default {
   "admin.col.z": "z",
   "admin.col.p": "p-value",
   "admin.col.event": "Event",
-  "admin.col.trials": "Rounds",
+  "admin.col.trials": "Trials",
   "admin.col.observed": "Observed",
   "admin.col.expected": "Expected",
   "admin.col.tested": "Tested",
@@ -287,6 +287,9 @@ export default {
     one: "{scope}: {count} event, {flagged} with |z| ≥ 3",
     other: "{scope}: {count} events, {flagged} with |z| ≥ 3",
   },
+  "admin.col.evidence": "Evidence",
+  "admin.integrity.evidence": { one: "{count} bet", other: "{count} bets" },
+  "admin.integrity.evidence_bet": "round {round}: {stake} at EV {ev} ({left} cards left)",
   "admin.integrity.shoe": "This shoe",
   "admin.integrity.cumulative": "Since the monitor started",
   // Staff.

@@ -120,7 +120,7 @@ export default {
   "admin.col.z": "z",
   "admin.col.p": "Nilai p",
   "admin.col.event": "Kejadian",
-  "admin.col.trials": "Putaran",
+  "admin.col.trials": "Percobaan",
   "admin.col.observed": "Teramati",
   "admin.col.expected": "Diharapkan",
   "admin.col.tested": "Diuji",
@@ -282,6 +282,9 @@ export default {
   "admin.integrity.events": {
     other: "{scope}: {count} kejadian, {flagged} dengan |z| ≥ 3",
   },
+  "admin.col.evidence": "Bukti",
+  "admin.integrity.evidence": { other: "{count} taruhan" },
+  "admin.integrity.evidence_bet": "putaran {round}: {stake} pada EV {ev} (sisa {left} kartu)",
   "admin.integrity.shoe": "Shoe ini",
   "admin.integrity.cumulative": "Sejak pemantau mulai",
   // Staff.
