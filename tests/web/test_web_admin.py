@@ -170,6 +170,14 @@ def test_an_operator_voids_a_guests_round_and_everyone_sees_it(
     pending = 'tr[data-table="standard"] [data-col="next-shoe"]'
     page.wait_for_selector(f"{pending}:has-text('9 s')")
     assert page.inner_text(pending) == "tie ($1.00 to $500.00) · bets 9 s"
+    assert run_axe(page) == [], "the tables section"
+    page.click('[data-nav="players"]')
+    page.fill("input[name=q]", player[:8])
+    page.press("input[name=q]", "Enter")
+    page.click(f'tr[data-player="{player}"] button')
+    page.wait_for_selector(f'#player-title ~ * tr[data-round="{round_id}"] [data-state="voided"]')
+    assert page.inner_text("[data-balance]") == money(before)
+    assert run_axe(page) == [], "a player's page"
 
     # The audit log: who voided it and why.
     page.click('[data-nav="audit"]')
