@@ -87,7 +87,7 @@ def write_entry(path: Path, payload: bytes) -> bool:
     """Write an entry atomically (temporary file, then rename); False if it could not be."""
     data = _MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:

@@ -71,7 +71,7 @@ def build(directory: Path | None = None) -> Path | None:
     if target.exists():
         return target
     try:
-        where.mkdir(parents=True, exist_ok=True)
+        where.mkdir(mode=0o700, parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=where) as work:
             objects = []
             for name, flags in SOURCES.items():
@@ -85,6 +85,17 @@ def build(directory: Path | None = None) -> Path | None:
     return target
 
 
+def _ours(path: Path) -> bool:
+    """Whether a library is safe to load: the user's own, writable by no one else (code that
+    another user could have put in a shared cache directory is not run)."""
+    try:
+        info = path.stat()
+    except OSError:
+        return False
+    owner = getattr(os, "getuid", lambda: info.st_uid)()  # no owners to compare on Windows
+    return bool(info.st_uid == owner and not info.st_mode & 0o022)
+
+
 def _run(command: list[str]) -> None:
     subprocess.run(command, capture_output=True, check=True)
 
@@ -95,7 +106,7 @@ def library() -> ctypes.CDLL | None:
     if os.environ.get("BACCARAT_NATIVE", "1") == "0":
         return None
     path = build()
-    if path is None:
+    if path is None or not _ours(path):
         return None
     try:
         lib = ctypes.CDLL(str(path))
