@@ -15,13 +15,14 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Page
-from web_support import SCREENSHOTS, Opener, Served, TablePage, money, serve_web
+from web_support import SCREENSHOTS, Opener, Served, TablePage, call_module, money, serve_web
 
 pytest_plugins = ("web_support",)
 
@@ -213,6 +214,15 @@ def test_an_auditor_reads_everything_and_can_act_on_nothing(
     nothing_acts()
     page.click('[data-nav="rounds"]')
     page.wait_for_selector("tbody tr[data-round]")
+    # Opened on a UTC day: none before today, some today.
+    today = datetime.now(UTC).date()
+    page.fill("input[name=until]", (today - timedelta(days=1)).isoformat())
+    page.click(".admin-toolbar button[type=submit]")
+    page.wait_for_selector(".admin-empty")
+    page.fill("input[name=until]", today.isoformat())
+    page.fill("input[name=since]", today.isoformat())
+    page.click(".admin-toolbar button[type=submit]")
+    page.wait_for_selector("tbody tr[data-round]")
     page.click("tbody tr[data-round] button")
     page.wait_for_selector("#round-detail-title")
     nothing_acts()
@@ -266,6 +276,31 @@ def test_an_auditor_reads_everything_and_can_act_on_nothing(
     assert not re.search(r"admin\.[a-z]", page.inner_text("body"))
     nothing_acts()
     assert console.unexpected(s403=1) == []
+
+
+def test_the_back_offices_own_arithmetic(open_page: Opener, admin_server: Served) -> None:
+    """Amounts typed in major units, and the UTC days a date field names."""
+    page, _console = open_page(f"{admin_server.url}/healthz")
+    typed = ["12.5", "12,50", "0.05", "7", " 3.10 ", "1.234", "", "abc", "-1", "1e3"]
+    assert call_module(page, "admin/tables.js", "minorOf", [[text] for text in typed]) == [
+        1250,
+        1250,
+        5,
+        700,
+        310,
+        None,
+        None,
+        None,
+        None,
+        None,
+    ]
+    days: list[list[Any]] = [["2026-12-01"], ["2026-12-31", 1], ["2028-02-28", 1], [""]]
+    assert call_module(page, "admin/rounds.js", "dayStart", days) == [
+        "2026-12-01T00:00:00.000Z",
+        "2027-01-01T00:00:00.000Z",
+        "2028-02-29T00:00:00.000Z",
+        None,
+    ]
 
 
 def test_both_catalogues_of_the_back_office_match(open_page: Opener, admin_server: Served) -> None:

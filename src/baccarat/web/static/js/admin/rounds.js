@@ -22,6 +22,18 @@ export function facts(facts) {
   );
 }
 
+/**
+ * The start of a UTC day (a date field's "2026-12-01"), `after` days later, as ISO 8601; null
+ * for an empty field. The last day chosen is included: the range ends where the next day starts.
+ * @param {string} day
+ * @param {number} [after]
+ * @returns {string | null}
+ */
+export function dayStart(day, after = 0) {
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isFinite(ms) ? new Date(ms + after * 86_400_000).toISOString() : null;
+}
+
 /** @param {any} round */
 function winner(round) {
   return round.winner ? t(`admin.winner.${round.winner}`) : "–";
@@ -40,6 +52,8 @@ export function mount(main, ctx, arg) {
   let shown = [];
   const table = select("table_id", [["", t("admin.all_tables")]]);
   const roundId = h("input", { name: "round_id", type: "number", min: "1", inputmode: "numeric" });
+  const since = h("input", { name: "since", type: "date" });
+  const until = h("input", { name: "until", type: "date" });
   const detail = h("section", {
     class: "admin-block admin-detail",
     "aria-labelledby": "round-detail-title",
@@ -58,7 +72,13 @@ export function mount(main, ctx, arg) {
   /** @param {boolean} [older] */
   async function find(older = false) {
     try {
-      const page = await adminApi.rounds({ table_id: table.value, before_id: older ? before : null, limit: 20 });
+      const page = await adminApi.rounds({
+        table_id: table.value,
+        since: dayStart(since.value),
+        until: dayStart(until.value, 1),
+        before_id: older ? before : null,
+        limit: 20,
+      });
       if (gone) return;
       shown = older ? [...shown, ...page.rounds] : page.rounds;
       before = page.next_before;
@@ -192,6 +212,8 @@ export function mount(main, ctx, arg) {
         },
       },
       field("admin.col.table", table),
+      field("admin.rounds.since", since),
+      field("admin.rounds.until", until),
       field("admin.rounds.round_id", roundId),
       h("button", { type: "submit", class: "btn btn--small", text: t("admin.find") }),
     ),

@@ -172,6 +172,8 @@ export default {
   "admin.rounds.intro":
     "Find a round, see every bet on it, and void it while its cards are not drawn: every stake goes back to its player.",
   "admin.rounds.caption": "Rounds, newest first",
+  "admin.rounds.since": "Opened from (UTC day)",
+  "admin.rounds.until": "to (UTC day)",
   "admin.rounds.round_id": "Round number",
   "admin.rounds.bets": "Bets",
   "admin.rounds.bets_of": "Bets of round {id}",

@@ -170,6 +170,8 @@ export default {
   "admin.rounds.intro":
     "Cari putaran, lihat setiap taruhannya, dan batalkan selama kartunya belum ditarik: setiap taruhan kembali ke pemainnya.",
   "admin.rounds.caption": "Putaran, terbaru lebih dulu",
+  "admin.rounds.since": "Dibuka dari (hari UTC)",
+  "admin.rounds.until": "sampai (hari UTC)",
   "admin.rounds.round_id": "Nomor putaran",
   "admin.rounds.bets": "Taruhan",
   "admin.rounds.bets_of": "Taruhan putaran {id}",
