@@ -102,7 +102,7 @@ class _Plan(ctypes.Structure):
     _fields_ = [
         *((name, ctypes.c_int64) for name in ("basis", "outputs", "suited", "pairs")),
         *((name, ctypes.c_void_p) for name in ("parent", "last", "used", "start")),
-        *((name, ctypes.c_void_p) for name in ("table", "constant", "coef", "pair")),
+        *((name, ctypes.c_void_p) for name in ("table", "constant", "coef", "pair", "table_t")),
     ]
 
 
@@ -138,7 +138,7 @@ class NativePlan:
         )[1:]
         self._keep: list[Any] = [
             np.ascontiguousarray(a)
-            for a in (parent, last, used, start, grouped, constant, coef, pair)
+            for a in (parent, last, used, start, grouped, constant, coef, pair, table.T)
         ]
         self._plan = _Plan(
             basis,

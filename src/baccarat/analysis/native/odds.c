@@ -28,6 +28,7 @@ typedef struct {
     const double *constant; /* [outputs] */
     const double *coef;     /* [outputs][basis] */
     const double *pair;     /* [outputs][9] */
+    const double *table_t;  /* the same table leaf by leaf: [leaf][basis] */
 } Plan;
 
 static void part_weights(const double *n, const Plan *p, double *w) {
@@ -46,7 +47,7 @@ static inline v4d load4(const double *p) {
 }
 
 
-#define BLOCK 8 /* shoes priced together: each value of the table read feeds eight sums */
+#define BLOCK 8 /* shoes priced together: the lanes of one vector (value_sums) */
 
 /* The leaves (multisets of six values) come in rows: for each size s of the low part
  * (values 0-4), each part of the shorter side against every part of the longer side, in
@@ -121,66 +122,68 @@ static void value_sums_one(const double *v, const Plan *p, double *sums) {
     }
 }
 
-/* value_sums_one for `m` (1 to BLOCK) shoes at once (`v[k]`: counts by value, 10 each):
- * each value of the table read feeds one sum of every shoe. */
+/* Eight shoes at once, each a lane of a vector: the part weights of all eight in one pass,
+ * and each value of the table (read leaf by leaf, every column of a leaf together) feeds
+ * all eight sums. */
+typedef double v8d __attribute__((vector_size(64)));
+
+/* One chunk of W basis columns (W a constant where it is inlined), 8 shoes as the lanes. */
+static inline __attribute__((always_inline)) void lanes_chunk(const Plan *p, const double *tt,
+                                                              int64_t j0, const int W,
+                                                              const v8d *low, const v8d *high,
+                                                              v8d *acc) {
+    int64_t nb = p->basis;
+    for (int s = 0; s < 7; s++) {
+        Rows r = rows_of(p, s);
+        const v8d *xo = (r.outer_high ? high : low) + r.outer_start;
+        const v8d *xi = (r.outer_high ? low : high) + r.inner_start;
+        /* the table's leaves of this size, in order: (s, o, i) */
+        for (int64_t o = 0; o < r.outer_len; o++) {
+            v8d a[8], b[8];
+            for (int j = 0; j < W; j++) a[j] = b[j] = (v8d){0};
+            int64_t i = 0;
+            for (; i + 2 <= r.inner_len; i += 2, tt += 2 * nb) {
+                v8d x0 = xi[i], x1 = xi[i + 1];
+                for (int j = 0; j < W; j++) {
+                    a[j] += x0 * tt[j0 + j];
+                    b[j] += x1 * tt[nb + j0 + j];
+                }
+            }
+            for (; i < r.inner_len; i++, tt += nb)
+                for (int j = 0; j < W; j++) a[j] += xi[i] * tt[j0 + j];
+            for (int j = 0; j < W; j++) acc[j] += xo[o] * (a[j] + b[j]);
+        }
+    }
+}
+
 static void value_sums(const double (*v)[10], int m, const Plan *p, double (*sums)[MAX_BASIS]) {
-    double low[BLOCK][PARTS], high[BLOCK][PARTS], scale[BLOCK];
-    for (int k = 0; k < BLOCK; k++) {
-        if (k < m) {
-            part_weights(v[k], p, low[k]);
-            part_weights(v[k] + 5, p, high[k]);
-            scale[k] = scale_of(v[k]);
-        } else {
-            memset(low[k], 0, sizeof low[k]);
-            memset(high[k], 0, sizeof high[k]);
-            scale[k] = 1.0;
-        }
+    const double *table_t = p->table_t;
+    v8d n[10], low[PARTS], high[PARTS];
+    double scale[8];
+    for (int val = 0; val < 10; val++)
+        for (int k = 0; k < 8; k++) n[val][k] = v[k < m ? k : 0][val];
+    for (int k = 0; k < 8; k++) scale[k] = scale_of(v[k < m ? k : 0]);
+    low[0] = high[0] = (v8d){1, 1, 1, 1, 1, 1, 1, 1};
+    for (int64_t i = 1; i < PARTS; i++) {
+        low[i] = low[p->parent[i]] * (n[p->last[i]] - (double)p->used[i]);
+        high[i] = high[p->parent[i]] * (n[5 + p->last[i]] - (double)p->used[i]);
     }
-    const double *t = p->table;
-    int64_t whole = p->basis - p->basis % 4;
-    for (int64_t g = 0; g < whole; g += 4) {
-        v4d acc[BLOCK];
-        for (int k = 0; k < BLOCK; k++) acc[k] = (v4d){0, 0, 0, 0};
-        for (int s = 0; s < 7; s++) {
-            Rows r = rows_of(p, s);
-            for (int64_t o = 0; o < r.outer_len; o++) {
-                v4d a[BLOCK];
-                for (int k = 0; k < BLOCK; k++) a[k] = (v4d){0, 0, 0, 0};
-                for (int64_t i = 0; i < r.inner_len; i++, t += 4) {
-                    v4d x = load4(t);
-                    for (int k = 0; k < BLOCK; k++)
-                        a[k] += (r.outer_high ? low : high)[k][r.inner_start + i] * x;
-                }
-                for (int k = 0; k < BLOCK; k++)
-                    acc[k] += (r.outer_high ? high : low)[k][r.outer_start + o] * a[k];
-            }
+    for (int64_t j0 = 0; j0 < p->basis; j0 += 8) {
+        v8d acc[8];
+        for (int j = 0; j < 8; j++) acc[j] = (v8d){0};
+        int64_t w = p->basis - j0 < 8 ? p->basis - j0 : 8;
+        switch (w) {
+        case 1: lanes_chunk(p, table_t, j0, 1, low, high, acc); break;
+        case 2: lanes_chunk(p, table_t, j0, 2, low, high, acc); break;
+        case 3: lanes_chunk(p, table_t, j0, 3, low, high, acc); break;
+        case 4: lanes_chunk(p, table_t, j0, 4, low, high, acc); break;
+        case 5: lanes_chunk(p, table_t, j0, 5, low, high, acc); break;
+        case 6: lanes_chunk(p, table_t, j0, 6, low, high, acc); break;
+        case 7: lanes_chunk(p, table_t, j0, 7, low, high, acc); break;
+        default: lanes_chunk(p, table_t, j0, 8, low, high, acc); break;
         }
-        for (int k = 0; k < BLOCK; k++)
-            for (int j = 0; j < 4; j++) sums[k][g + j] = acc[k][j] / scale[k];
-    }
-    for (int64_t g = whole; g < p->basis; g++) {
-        double acc[BLOCK] = {0};
-        for (int s = 0; s < 7; s++) {
-            Rows r = rows_of(p, s);
-            for (int64_t o = 0; o < r.outer_len; o++) {
-                v4d a[BLOCK];
-                for (int k = 0; k < BLOCK; k++) a[k] = (v4d){0, 0, 0, 0};
-                int64_t i = 0;
-                for (; i + 4 <= r.inner_len; i += 4) {
-                    v4d x = load4(t + i);
-                    for (int k = 0; k < BLOCK; k++)
-                        a[k] += load4((r.outer_high ? low : high)[k] + r.inner_start + i) * x;
-                }
-                for (int k = 0; k < BLOCK; k++) {
-                    const double *xi = (r.outer_high ? low : high)[k] + r.inner_start;
-                    double x = (a[k][0] + a[k][1]) + (a[k][2] + a[k][3]);
-                    for (int64_t q = i; q < r.inner_len; q++) x += xi[q] * t[q];
-                    acc[k] += (r.outer_high ? high : low)[k][r.outer_start + o] * x;
-                }
-                t += r.inner_len;
-            }
-        }
-        for (int k = 0; k < BLOCK; k++) sums[k][g] = acc[k] / scale[k];
+        for (int k = 0; k < m; k++)
+            for (int j = 0; j < w; j++) sums[k][j0 + j] = acc[j][k] / scale[k];
     }
 }
 
