@@ -48,6 +48,7 @@ static inline v4d load4(const double *p) {
 
 
 #define BLOCK 8 /* shoes priced together: the lanes of one vector (value_sums) */
+_Static_assert(BLOCK == 8, "value_sums prices eight shoes, the lanes of a v8d");
 
 /* The leaves (multisets of six values) come in rows: for each size s of the low part
  * (values 0-4), each part of the shorter side against every part of the longer side, in
