@@ -126,7 +126,7 @@ export function mount(main, ctx, arg) {
         dataTable(
           t("admin.integrity.players"),
           [
-            { key: "admin.col.player", cell: (s) => show.id(s.player) },
+            { key: "admin.col.player", cell: (s) => show.player(s.player) },
             { key: "admin.col.bet", cell: (s) => s.bet },
             { key: "admin.col.bets", num: true, cell: (s) => String(s.bets) },
             {

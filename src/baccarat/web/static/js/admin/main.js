@@ -171,9 +171,10 @@ logout.addEventListener("click", async () => {
     // The session is gone either way.
   }
   staff.clear();
-  lines.say(t("admin.logged_out"));
-  window.location.hash = "#/";
+  // No hashchange (it would clear the line that says so): the address and the view directly.
+  window.history.replaceState(null, "", "#/");
   route();
+  lines.say(t("admin.logged_out"));
 });
 window.addEventListener("hashchange", () => {
   lines.clear();

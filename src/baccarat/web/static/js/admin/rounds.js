@@ -144,7 +144,7 @@ export function mount(main, ctx, arg) {
         dataTable(
           t("admin.rounds.bets_caption", { id: round.id }),
           [
-            { key: "admin.col.player", cell: (b) => show.id(b.player_id) },
+            { key: "admin.col.player", cell: (b) => show.player(b.player_id) },
             { key: "admin.col.spot", name: "spot", cell: (b) => b.spot },
             { key: "admin.col.stake", num: true, name: "stake", cell: (b) => show.money(b.stake) },
             { key: "admin.col.placed", cell: (b) => show.time(b.placed_at) },

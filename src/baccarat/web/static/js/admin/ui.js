@@ -172,6 +172,11 @@ export const show = {
   /** @param {string | null | undefined} id */
   id: (id) => (id ? h("code", { title: id, text: id.length > 12 ? `${id.slice(0, 10)}…` : id }) : "–"),
   /**
+   * A player's id, linked to their page in the back office.
+   * @param {string | null | undefined} id
+   */
+  player: (id) => (id ? h("a", { href: `#/players/${encodeURIComponent(id)}` }, show.id(id)) : "–"),
+  /**
    * A status word as a badge: `data-state` colours it.
    * @param {string} key
    * @param {string} state
