@@ -41,7 +41,7 @@ def admin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     served = serve_web(
         tmp_path_factory.mktemp("web-admin"),
         tables="standard",
-        betting_seconds=12,
+        betting_seconds=20,
         reveal_ms=100,
         result_ms=400,
         demo_credit=150_000,
@@ -108,7 +108,7 @@ def test_an_operator_voids_a_guests_round_and_everyone_sees_it(
     guest = TablePage(guest_page)
     before = guest.join()
     guest.open_table("standard")
-    round_id = guest.wait_open(at_least=8)
+    round_id = guest.wait_open(at_least=16)
     guest.chip(500)
     guest.bet("player")
     guest.chip(100)
