@@ -173,3 +173,16 @@ def test_the_library_is_built_once_into_the_cache(tmp_path: Path) -> None:
     assert built is not None and built.parent == tmp_path
     assert build(tmp_path) == built
     assert [p.name for p in tmp_path.iterdir()] == [built.name]  # no temporary left behind
+
+
+def test_a_library_another_user_could_write_is_never_loaded(tmp_path: Path) -> None:
+    from baccarat.analysis.native import _ours
+
+    library = tmp_path / "kernels-x.so"
+    library.write_bytes(b"\x7fELF")
+    library.chmod(0o644)
+    assert _ours(library)
+    for mode in (0o664, 0o646, 0o666):
+        library.chmod(mode)
+        assert not _ours(library), oct(mode)
+    assert not _ours(tmp_path / "absent.so")
