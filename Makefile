@@ -8,9 +8,9 @@ SERVE_STAMP := $(VENV)/.serve-stamp
 TEST_STAMP := $(VENV)/.test-stamp
 NODE_STAMP := node_modules/.ci-stamp
 CHROMIUM := /usr/bin/chromium
-# Three workers on two cores: the server and browser tests wait on betting windows and reveals
-# about as much as they compute (measured: 5 min 35 s with two workers, 4 min 17 s with three).
-PYTEST_ARGS ?= -n 3 --dist loadfile
+# Five workers on two cores: the server and browser tests mostly wait on betting windows and
+# reveals (measured 2026-12-01: 467 CPU-s in 8 min 46 s with four workers, under one core busy).
+PYTEST_ARGS ?= -n 5 --dist loadfile
 # Python's bytecode cache, kept out of the source tree (some machines set PYTHONDONTWRITEBYTECODE):
 # without it every process of the suite (test workers, servers, CLI subprocesses) compiles the
 # same sources again, and pytest rewrites every test module's asserts again.

@@ -117,6 +117,10 @@ def test_a_dealer_killed_in_each_phase_hands_its_table_over(phase: str, cluster:
 
     # Both survivors saw the round end once, under the same seqs, continuing n1's sequence.
     ends = {"open": "round_void", "closing": "round_void"}.get(phase, "settled")
+    for watcher in watchers:  # the store settles the round before its event reaches every node
+        watcher.wait_event(
+            lambda s: s.type == ends and s.message.get("round_id") == round_id, 10, f"{ends} event"
+        )
     after_kill = [
         [(s.seq, s.type) for s in w.round_events(round_id) if s.at > killed_at] for w in watchers
     ]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page, WebSocketRoute
-from web_support import LONG_WINDOW_S, Opener, Served, TablePage
+from web_support import LONG_WINDOW_LEFT_S, Opener, Served, TablePage
 
 pytest_plugins = ("web_support",)
 
@@ -61,7 +61,7 @@ def test_keyboard_alone_from_the_lobby_to_a_bet(
 
     # Tabbing from the chips to the spots and to undo takes many key presses, seconds on a
     # loaded machine: the round must have most of a long window left.
-    table.wait_open(at_least=LONG_WINDOW_S // 2)
+    table.wait_open(at_least=LONG_WINDOW_LEFT_S)
     tab_to(page, ".chip-rack input:checked")
     page.keyboard.press("ArrowRight")  # from $1 to $5
     assert page.evaluate("document.activeElement.value") == "500"

@@ -13,7 +13,16 @@ from collections.abc import Iterator
 import httpx
 import pytest
 from playwright.sync_api import Browser, Request
-from web_support import DESKTOP, WAIT_MS, Console, Opener, Served, TablePage, money
+from web_support import (
+    DESKTOP,
+    LONG_WINDOW_LEFT_S,
+    WAIT_MS,
+    Console,
+    Opener,
+    Served,
+    TablePage,
+    money,
+)
 
 from baccarat.rulesets import load_ruleset
 from baccarat.settle import settle
@@ -24,8 +33,9 @@ STANDARD = load_ruleset("standard")
 
 
 @pytest.fixture(scope="module")
-def seated(browser: Browser, table_server: Served) -> Iterator[tuple[TablePage, Console]]:
-    """A guest who joined from the lobby and sits at the standard table."""
+def seated(browser: Browser, long_window_server: Served) -> Iterator[tuple[TablePage, Console]]:
+    """A guest who joined from the lobby and sits at the standard table, whose window fits a
+    test's dozen acknowledged clicks on a loaded machine."""
     # Playwright's wait_for_function needs eval, which the page's CSP forbids (see open_page).
     context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     context.set_default_timeout(WAIT_MS)
@@ -33,7 +43,7 @@ def seated(browser: Browser, table_server: Served) -> Iterator[tuple[TablePage, 
     console = Console()
     page.on("console", console.on_message)
     page.on("pageerror", console.on_error)
-    page.goto(f"{table_server.url}/")
+    page.goto(f"{long_window_server.url}/")
     table = TablePage(page)
     table.join()
     table.open_table("standard")
@@ -51,7 +61,8 @@ def api_balance(table: TablePage, server: Served) -> int:
     return balance
 
 
-def test_guest_plays_a_round(seated: tuple[TablePage, Console], table_server: Served) -> None:
+def test_guest_plays_a_round(seated: tuple[TablePage, Console], long_window_server: Served) -> None:
+    table_server = long_window_server
     table, console = seated
     page = table.page
     table.wait_open()
@@ -96,7 +107,7 @@ def test_guest_plays_a_round(seated: tuple[TablePage, Console], table_server: Se
 
 def test_rebet_undo_clear_and_double(seated: tuple[TablePage, Console]) -> None:
     table, console = seated
-    table.wait_next_open(at_least=3)
+    table.wait_next_open(at_least=LONG_WINDOW_LEFT_S)
     start = table.balance()
 
     table.action("rebet")  # the previous round's bets: Player 10 and Tie 10
@@ -132,7 +143,7 @@ def test_rebet_undo_clear_and_double(seated: tuple[TablePage, Console]) -> None:
 def test_reload_in_the_middle_of_a_round_resyncs(seated: tuple[TablePage, Console]) -> None:
     table, console = seated
     page = table.page
-    round_id = table.wait_next_open(at_least=3)
+    round_id = table.wait_next_open(at_least=LONG_WINDOW_LEFT_S)
     start = table.balance()
     table.chip(500)
     table.bet("banker")
@@ -162,7 +173,7 @@ def test_reload_in_the_middle_of_a_round_resyncs(seated: tuple[TablePage, Consol
 def test_refusals_are_shown_plainly(seated: tuple[TablePage, Console]) -> None:
     table, console = seated
     page = table.page
-    table.wait_next_open(at_least=3)
+    table.wait_next_open(at_least=LONG_WINDOW_LEFT_S)
     assert table.balance() >= 50_000, "the guest needs $500 for this test"
 
     table.chip(50_000)

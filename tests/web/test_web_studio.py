@@ -18,7 +18,7 @@ import time
 import pytest
 from playwright.sync_api import Page, ViewportSize, WebSocketRoute
 from web_support import (
-    LONG_WINDOW_S,
+    LONG_WINDOW_LEFT_S,
     Opener,
     Served,
     TablePage,
@@ -281,7 +281,7 @@ def test_chips_never_cover_a_spots_name_or_payout(
     )
     limits = table_server.get("/api/tables/ez")["bets"]
     # Ten bets, each acknowledged: most of a long window, on a loaded machine.
-    table.wait_open(at_least=LONG_WINDOW_S // 2)
+    table.wait_open(at_least=LONG_WINDOW_LEFT_S)
     expected: dict[str, int] = {}
     for spot in spots:
         # The widest amount a spot takes here: its largest chip within its limit and the credit.
