@@ -8,9 +8,10 @@ SERVE_STAMP := $(VENV)/.serve-stamp
 TEST_STAMP := $(VENV)/.test-stamp
 NODE_STAMP := node_modules/.ci-stamp
 CHROMIUM := /usr/bin/chromium
-# Five workers on two cores: the server and browser tests mostly wait on betting windows and
-# reveals (measured 2026-12-01: 467 CPU-s in 8 min 46 s with four workers, under one core busy).
-PYTEST_ARGS ?= -n 5 --dist loadfile
+# Four workers on two cores: the server and browser tests mostly wait on betting windows and
+# reveals (measured 2026-12-01: 467 CPU-s in 8 min 46 s with four workers; five starve the
+# browser tests of CPU in their betting windows).
+PYTEST_ARGS ?= -n 4 --dist loadfile
 # Python's bytecode cache, kept out of the source tree (some machines set PYTHONDONTWRITEBYTECODE):
 # without it every process of the suite (test workers, servers, CLI subprocesses) compiles the
 # same sources again, and pytest rewrites every test module's asserts again.

@@ -83,7 +83,7 @@ class Admin:
         data = response.json()
         return data["id"], data["token"]
 
-    def open_round(self, table: str = "standard", min_left_ms: int = 200) -> int:
+    def open_round(self, table: str = "standard", min_left_ms: int = 1200) -> int:
         def check() -> int | None:
             data = self.call("GET", f"/api/tables/{table}").json()
             state = data["round"]
@@ -169,7 +169,7 @@ def running_admin(folder: Path, db_url: str | None = None) -> Iterator[Admin]:
         add_staff(db_url, f"staff-{role}", role)
     config = ServerConfig(
         db_url,
-        tables_from(["standard", str(QUICK_TABLE)], betting_ms=700, reveal_ms=5, result_ms=10),
+        tables_from(["standard", str(QUICK_TABLE)], betting_ms=2000, reveal_ms=5, result_ms=10),
     )
     with TestClient(create_app(config)) as client:
         yield Admin(client, db_url)

@@ -33,7 +33,7 @@ def _balance(admin: Admin, token: str) -> int:
 def test_a_void_returns_every_stake_and_the_ledger_holds(admin: Admin) -> None:
     (alice, alice_token), (bob, bob_token) = admin.guest(), admin.guest()
     before = {alice: _balance(admin, alice_token), bob: _balance(admin, bob_token)}
-    round_id = admin.open_round(min_left_ms=400)
+    round_id = admin.open_round()
     assert admin.bet(alice_token, round_id, {"banker": 1_000, "tie": 100}).status_code == 200
     assert admin.bet(bob_token, round_id, {"player": 500}).status_code == 200
     audience = admin.as_role("auditor", "GET", "/api/admin/tables/standard/audience").json()
@@ -116,7 +116,7 @@ def test_a_change_applies_from_the_next_shoe(admin: Admin) -> None:
     assert pending["settings"] == {"betting_ms": 1_000, "dealing": "face-down"}
     assert pending["limits"]["tie"] == {"min_stake": 100, "max_stake": 5_000}
     # The shoe in play goes on as it was.
-    assert admin.call("GET", "/api/tables/quick").json()["settings"]["betting_ms"] == 700
+    assert admin.call("GET", "/api/tables/quick").json()["settings"]["betting_ms"] == 2000
 
     def next_shoe() -> dict[str, Any] | None:
         now = admin.call("GET", "/api/tables/quick").json()

@@ -142,7 +142,7 @@ SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
     ),
     ("POST", "/api/admin/rounds/{round_id}/void"): (
         ACT,
-        lambda a, r: Req(f"/api/admin/rounds/{a.open_round(min_left_ms=300)}/void", _reason(r)),
+        lambda a, r: Req(f"/api/admin/rounds/{a.open_round()}/void", _reason(r)),
     ),
     ("GET", "/api/admin/players"): (
         READ,

@@ -24,7 +24,7 @@ def admin(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Admin]:
 
 def test_voids_reports_and_reads_on_postgresql(admin: Admin) -> None:
     player, token = admin.guest()
-    voided_round = admin.open_round(min_left_ms=400)
+    voided_round = admin.open_round()
     assert admin.bet(token, voided_round, {"banker": 1_000}).status_code == 200
     voided = admin.as_role(
         "operator", "POST", f"/api/admin/rounds/{voided_round}/void", json={"reason": "pg"}

@@ -54,7 +54,7 @@ def _settled(admin: Admin) -> dict[str, tuple[int, int]]:
 def test_the_theoretical_hold_is_the_exact_edge_times_the_turnover(admin: Admin) -> None:
     _, token = admin.guest()
     for _ in range(2):
-        round_id = admin.open_round(min_left_ms=300)
+        round_id = admin.open_round()
         assert admin.bet(token, round_id, STAKES).status_code == 200
         assert admin.wait_final(round_id)["phase"] == "settled"
 

@@ -68,7 +68,8 @@ def rupiah_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     served = serve_web(
         folder,
         tables=str(rules),
-        betting_seconds=3,
+        # Two pages bet, then hold the table still, within one window on a loaded machine.
+        betting_seconds=8,
         reveal_ms=150,
         result_ms=600,
         demo_credit=CREDIT,
@@ -262,7 +263,7 @@ def test_no_serious_or_critical_violation_anywhere(
         visit.page.click('.lobby-card[data-table="rupiah"] a')
         visit.page.wait_for_selector(".bets .spot")
     for visit in visits:
-        visit.table.wait_open(at_least=2)
+        visit.table.wait_open(at_least=5)
         visit.table.chip(100)
         visit.table.bet("player")
     for visit in visits:

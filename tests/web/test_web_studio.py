@@ -280,17 +280,13 @@ def test_chips_never_cover_a_spots_name_or_payout(
         )
     )
     limits = table_server.get("/api/tables/ez")["bets"]
-    # Ten bets, each acknowledged: most of a long window, on a loaded machine.
-    table.wait_open(at_least=LONG_WINDOW_LEFT_S)
-    expected: dict[str, int] = {}
+    plan: list[tuple[str, int]] = []
     for spot in spots:
         # The widest amount a spot takes here: its largest chip within its limit and the credit.
         fitting = [c for c in chips if limits[spot]["min_stake"] <= c <= limits[spot]["max_stake"]]
-        stake = fitting[min(2, len(fitting) - 1)]
-        table.chip(stake)
-        table.bet(spot)
-        expected[spot] = stake
-        table.wait_stakes(expected)
+        plan.append((spot, fitting[min(2, len(fitting) - 1)]))
+    # Ten bets, each acknowledged: most of a long window, on a loaded machine.
+    table.bet_in_one_window(plan, at_least=LONG_WINDOW_LEFT_S)
     wait_still(page)
     boxes = page.evaluate(SPOT_BOXES)
     assert {entry["bet"] for entry in boxes} == set(spots)

@@ -315,6 +315,42 @@ class TablePage:
             arg=[list(item) for item in expected],
         )
 
+    def bet_in_one_window(self, plan: list[tuple[str, int]], at_least: int) -> dict[str, int]:
+        """Place ``(spot, chip)`` clicks one by one, each acknowledged, all in one round; the
+        stakes placed. A window that closes first (a starved machine) is a precondition missed,
+        not a finding: the plan starts again in the next round, twice at most."""
+        for attempt in range(3):
+            if attempt:
+                self.wait_next_open(at_least)
+            else:
+                self.wait_open(at_least)
+            expected: dict[str, int] = {}
+            for spot, chip in plan:
+                if self.phase() != "open":  # a closed spot is not clicked: Playwright would wait
+                    break
+                self.chip(chip)
+                self.bet(spot)
+                expected[spot] = expected.get(spot, 0) + chip
+                if not self._stakes_or_closed(expected):
+                    break
+            else:
+                return expected
+        raise AssertionError(f"three betting windows closed before {plan} was placed")
+
+    def _stakes_or_closed(self, stakes: dict[str, int]) -> bool:
+        """Wait until the felt shows ``stakes`` (True) or betting closes first (False)."""
+        shown = self.page.wait_for_function(
+            """expected => {
+                 const now = JSON.stringify([...document.querySelectorAll('.spot [data-stake]')]
+                   .map(el => [el.closest('.spot').dataset.bet, Number(el.dataset.stake)]).sort());
+                 if (now === JSON.stringify(expected)) return 'placed';
+                 const phase = document.querySelector('.stage__phase').dataset.phase;
+                 return phase !== 'open' ? 'closed' : false;
+               }""",
+            arg=[list(item) for item in sorted(stakes.items())],
+        ).json_value()
+        return bool(shown == "placed")
+
     def cards(self) -> dict[str, list[str]]:
         """The revealed cards of each hand, by position."""
         found = self.page.eval_on_selector_all(
