@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import signal
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -72,7 +77,7 @@ def simulate_command(
         _check_plot(plot)
     chosen_seed = secrets.randbits(63) if seed is None else seed
     try:
-        with _ProgressBar() as bar:
+        with _ProgressBar() as bar, _first_ctrl_c() as stop:
             run = simulate(
                 ruleset,
                 shoes,
@@ -81,6 +86,7 @@ def simulate_command(
                 workers=threads,
                 scheduler=scheduler,
                 on_progress=bar.update,
+                stop=stop,
             )
     except SimulationError as error:
         fail(str(error))
@@ -120,6 +126,23 @@ def _check_plot(path: Path) -> None:
         fail(f"--plot: no directory {str(path.parent)!r}")
     if not plotting_available():
         fail("--plot needs matplotlib: pip install 'baccarat[plot]'")
+
+
+@contextmanager
+def _first_ctrl_c() -> Iterator[threading.Event]:
+    """An event the first Ctrl-C sets (the run stops at its next step and reports what it
+    has); a second Ctrl-C interrupts as usual."""
+    stop = threading.Event()
+
+    def first(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+        signal.signal(signal.SIGINT, previous)
+
+    previous = signal.signal(signal.SIGINT, first)
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 class _ProgressBar:

@@ -17,6 +17,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from threading import Event
 from typing import Any
 
 import numpy as np
@@ -222,11 +223,16 @@ def chunks(job: Job, parallel: int) -> list[tuple[int, int]]:
 
 
 def run_on_threads(
-    job: Job, workers: int, totals: Totals, on_progress: Progress | None = None
+    job: Job,
+    workers: int,
+    totals: Totals,
+    on_progress: Progress | None = None,
+    stop: Event | None = None,
 ) -> bool:
     """Run every batch of ``job`` on a pool of threads, adding each task's tally to ``totals``.
 
-    Returns whether a Ctrl-C stopped the run; the batches complete by then are kept.
+    Returns whether a Ctrl-C (or ``stop``, set by a caller's signal handler) stopped the run;
+    the batches complete by then are kept.
     """
     interrupted = False
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="simulate") as pool:
@@ -234,6 +240,11 @@ def run_on_threads(
         queue = iter(chunks(job, workers))
         try:
             while True:
+                if stop is not None and stop.is_set():
+                    # Raised here, between two steps, rather than by the signal wherever the
+                    # main thread was: a KeyboardInterrupt inside a library's lock handling
+                    # (the progress bar's, the futures') can leave a lock held and hang the exit.
+                    raise KeyboardInterrupt
                 # A bounded window of tasks in flight: memory stays small however long the run.
                 for first, count in queue:
                     running[pool.submit(run_chunk, job, first, count)] = first

@@ -9,6 +9,7 @@ cluster run gives the same totals as a local one for the same seed. Workers need
 from __future__ import annotations
 
 import uuid
+from threading import Event
 from typing import Any
 
 from baccarat.analysis.simulate.batches import (
@@ -39,7 +40,11 @@ def _connect(address: str) -> Any:
 
 
 def run_on_cluster(
-    job: Job, address: str, totals: Totals, on_progress: Progress | None = None
+    job: Job,
+    address: str,
+    totals: Totals,
+    on_progress: Progress | None = None,
+    stop: Event | None = None,
 ) -> bool:
     """Run every batch of ``job`` on the cluster whose scheduler is at ``address``.
 
@@ -66,6 +71,8 @@ def run_on_cluster(
                 future.release()
                 if on_progress is not None:
                     on_progress(totals.shoes, job.shoes)
+                if stop is not None and stop.is_set():
+                    raise KeyboardInterrupt  # as run_on_threads: at a step, not mid-library
         except KeyboardInterrupt:
             interrupted = True
             client.cancel([future for future in futures if not future.done()])

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from threading import Event
 
 import numpy as np
 
@@ -109,12 +110,14 @@ def simulate(
     workers: int = 1,
     scheduler: str | None = None,
     on_progress: Progress | None = None,
+    stop: Event | None = None,
 ) -> Simulation:
     """Deal ``shoes`` shoes of ``ruleset`` from ``seed`` and settle every bet it offers.
 
     Runs on ``workers`` threads, or on the Dask cluster at ``scheduler``
-    (``tcp://host:port``). A ``KeyboardInterrupt`` stops the run: the batches already
-    complete are returned, with ``interrupted`` set.
+    (``tcp://host:port``). A ``KeyboardInterrupt``, or ``stop`` once set (by a caller's
+    signal handler), stops the run: the batches already complete are returned, with
+    ``interrupted`` set.
     """
     plays = tuple(strategies)
     job, scales = compile_job(ruleset, shoes, seed, plays)
@@ -124,9 +127,9 @@ def simulate(
     if scheduler is not None:
         from baccarat.analysis.simulate.cluster import run_on_cluster
 
-        interrupted = run_on_cluster(job, scheduler, totals, on_progress)
+        interrupted = run_on_cluster(job, scheduler, totals, on_progress, stop)
     else:
-        interrupted = run_on_threads(job, workers, totals, on_progress)
+        interrupted = run_on_threads(job, workers, totals, on_progress, stop)
     return Simulation(
         ruleset=ruleset,
         strategies=plays,
