@@ -107,7 +107,7 @@ class Service:
         token: str = response.json()["token"]
         return token
 
-    def open_round(self, min_left_ms: int = 150, timeout: float = 20.0) -> int:
+    def open_round(self, min_left_ms: int = 700, timeout: float = 20.0) -> int:
         """The id of the open round with some time left to bet."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -166,7 +166,7 @@ def service_fixture(db_url: str) -> Iterator[Service]:
     # (but a login's after ``session_lifetime_ms``); test_accounts_session_lifetime tests those.
     config = ServerConfig(
         db_url,
-        tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
+        tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
         session_idle_ms=365 * DAY_MS,
         session_lifetime_ms=3_600_000,
         guest_lifetime_ms=365 * DAY_MS,

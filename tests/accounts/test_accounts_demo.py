@@ -149,7 +149,7 @@ def test_the_page_learns_whether_guests_may_play(service: Service) -> None:
 
 @pytest.fixture
 def no_guests(db_url: str) -> Iterator[TestClient]:
-    config = ServerConfig(db_url, tables_from(["standard"], betting_ms=500), guests=False)
+    config = ServerConfig(db_url, tables_from(["standard"], betting_ms=1200), guests=False)
     with TestClient(create_app(config)) as client:
         yield client
 

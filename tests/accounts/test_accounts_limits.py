@@ -93,7 +93,7 @@ def test_a_loss_limit_reached_mid_session_refuses_and_changes_nothing(service: S
         service.call("POST", "/api/me/deposits", token, json={"amount": 100_000}).status_code == 201
     )
     _put(service, token, "loss", "24h", 1_000)
-    round_id = service.open_round(min_left_ms=300)
+    round_id = service.open_round()
     accepted = service.bet(token, round_id, {"player": 1_000})
     assert accepted.status_code == 200, accepted.text
     before = _ledger_counts(service.db_url)
@@ -169,7 +169,7 @@ def test_session_limit_lets_the_running_round_finish(service: Service) -> None:
         json={"time_limit_s": 300, "reality_check_every_s": None},
     )
     assert settings.status_code == 200, settings.text
-    round_id = service.open_round(min_left_ms=300)
+    round_id = service.open_round()
     accepted = service.bet(token, round_id, {"player": 500})
     assert accepted.status_code == 200, accepted.text
     service.clock.advance(seconds=300)
@@ -201,7 +201,7 @@ def test_a_due_reality_check_blocks_bets_until_acknowledged(service: Service) ->
     session = service.call("GET", "/api/me/session", token).json()
     assert session["reality_check_due"] and session["reality_check"]["type"] == "reality_check"
     assert session["reality_check"]["time_played_s"] == session["time_played_s"]
-    round_id = service.open_round(min_left_ms=300)
+    round_id = service.open_round()
     blocked = service.bet(token, round_id, {"player": 100})
     assert blocked.status_code == 409 and blocked.json()["error"]["code"] == "reality_check_due"
     ack = service.call("POST", "/api/me/reality-check/ack", token)

@@ -32,7 +32,7 @@ def short_sessions(db_url: str) -> Iterator[Service]:
     clock = MovableClock()
     config = ServerConfig(
         db_url,
-        tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
+        tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
         session_idle_ms=int(IDLE_S * 1000),
         session_lifetime_ms=3_600_000,
         guest_lifetime_ms=2 * 3_600_000,
@@ -143,7 +143,7 @@ def test_a_bet_on_a_session_ended_in_the_database_places_nothing(service: Servic
     """The bet path remembers who holds a token; the bet queue checks the session in the bet's
     own transaction, so a session ended elsewhere places nothing, even once known."""
     token = service.guest()
-    round_id = service.open_round(min_left_ms=300)
+    round_id = service.open_round()
     first = service.bet(token, round_id, {"player": 100})
     assert first.status_code == 200, first.text
     balance = first.json()["balance"]
@@ -164,7 +164,7 @@ def test_a_bet_on_a_session_ended_in_the_database_places_nothing(service: Servic
 def test_betting_keeps_a_session_from_idling_out(service: Service) -> None:
     token = service.guest()
     for _ in range(3):
-        round_id = service.open_round(min_left_ms=300)
+        round_id = service.open_round()
         service.clock.advance(seconds=IDLE_S * 0.6)
         placed = service.bet(token, round_id, {"player": 100})
         assert placed.status_code == 200, placed.text

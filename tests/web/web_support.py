@@ -353,9 +353,11 @@ class TablePage:
 
     def cards(self) -> dict[str, list[str]]:
         """The revealed cards of each hand, by position."""
-        found = self.page.eval_on_selector_all(
-            ".hand .card.card--revealed",
-            "els => els.map(el => [el.closest('.hand').dataset.hand, Number(el.dataset.position), el.dataset.card])",
+        # One script reads and maps: a re-render between a query and its map (a reload's
+        # snapshot) would leave detached cards with no hand.
+        found = self.page.evaluate(
+            """() => [...document.querySelectorAll('.hand .card.card--revealed')].map((el) =>
+                 [el.closest('.hand').dataset.hand, Number(el.dataset.position), el.dataset.card])"""
         )
         hands: dict[str, list[str]] = {"player": [], "banker": []}
         for hand, _position, code in sorted(found, key=lambda item: (item[0], item[1])):
