@@ -88,11 +88,11 @@ def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 @pytest.fixture(scope="session")
 def long_window_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The EZ and standard tables with a betting window long enough for a dozen acknowledged
+    """The three default tables with a betting window long enough for a dozen acknowledged
     clicks or a keyboard walk on a loaded two-core machine (the 5-second window is not)."""
     served = serve_web(
         tmp_path_factory.mktemp("web-long"),
-        tables="standard,ez",
+        tables="standard,no-commission,ez",
         betting_seconds=LONG_WINDOW_S,
         reveal_ms=150,
         result_ms=500,
