@@ -65,6 +65,8 @@ async def play_one_shoe(server: ServerProcess, token: str) -> dict[str, Any]:
                         json={"round_id": round_id, "bets": bets},
                         headers={"Idempotency-Key": f"{round_id}-{len(acks[round_id])}"},
                     )
+                    if response.status_code == 409 and "betting_closed" in response.text:
+                        break  # a starved machine missed this short window: no trace expected
                     assert response.status_code == 200, response.text
                     acks[round_id].append(response.json()["accepted"])
             if kind == "shoe_end" and message["shoe_id"] == shoe_id:
@@ -125,11 +127,14 @@ def test_a_shoe_through_the_server(
     assert player_id not in json.dumps(shoe)
     assert shoe["status"] == "ended" and shoe["server_seed"] == end["server_seed"]
     record = shoe["record"]
-    played = [r for r in sorted(acks) if r in order]
+    # The shoe's dealt rounds (the feed may open on the end of the shoe before it).
+    played = [m["round_id"] for m in messages[start:] if m["type"] == "round_open"]
+    played = [r for r in played if r in order]
     assert [coup["cards"] for coup in record["coups"]] == [order[r] for r in played]
+    assert sum(1 for r in played if acks.get(r)) >= len(played) // 2, "most rounds carry bets"
     for coup, round_id in zip(record["coups"], played, strict=True):
         expected: Counter[str] = Counter()
-        for accepted in acks[round_id]:
+        for accepted in acks.get(round_id, []):
             expected.update(accepted)
         wagers = {w["bet"]: w for w in coup["wagers"] if w["player"] == me}
         assert {bet: w["stake"] for bet, w in wagers.items()} == dict(expected)

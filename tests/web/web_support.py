@@ -94,8 +94,9 @@ def long_window_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ser
         tmp_path_factory.mktemp("web-long"),
         tables="standard,no-commission,ez",
         betting_seconds=LONG_WINDOW_S,
-        reveal_ms=150,
-        result_ms=500,
+        # As table_server's: a result shown long enough for a loaded page to be read.
+        reveal_ms=250,
+        result_ms=1500,
         demo_credit=150_000,
     )
     yield served
@@ -366,15 +367,20 @@ class TablePage:
 
     def wait_result(self) -> Coup:
         """Wait for the result banner; the coup of the cards shown, in deal order."""
-        # One look at the page for both: a slow page may still show a result fading out
-        # while the next round has cleared the hands.
-        self.page.wait_for_function(
-            """() => document.querySelector('.result:not([hidden])') &&
-                     ['player', 'banker'].every(hand => document.querySelectorAll(
-                       `.hand[data-hand="${hand}"] .card.card--revealed`).length >= 2)"""
-        )
-        hands = self.cards()
-        player, banker = hands["player"], hands["banker"]
+        # One look at the page for both, and the cards read in that same look: a slow page
+        # may show a result fading out while the next round clears the hands.
+        found = self.page.wait_for_function(
+            """() => {
+                 if (!document.querySelector('.result:not([hidden])')) return false;
+                 const hand = (name) => [...document.querySelectorAll(
+                     `.hand[data-hand="${name}"] .card.card--revealed`)]
+                   .sort((a, b) => Number(a.dataset.position) - Number(b.dataset.position))
+                   .map((el) => el.dataset.card);
+                 const player = hand('player'), banker = hand('banker');
+                 return player.length >= 2 && banker.length >= 2 ? [player, banker] : false;
+               }"""
+        ).json_value()
+        player, banker = found
         order = [player[0], banker[0], player[1], banker[1], *player[2:], *banker[2:]]
         return deal(parse_cards(" ".join(order)))
 
