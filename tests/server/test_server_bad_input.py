@@ -332,9 +332,20 @@ def test_websocket_garbage_closes_cleanly(server: ServerProcess) -> None:
     attempt("/ws/tables/standard?token=" + "x" * 5000, [])
     attempt("/ws/tables/standard?ticket=%00", [])
     assert len(closes) == 9
-    broken = [(path, code) for path, code in closes if code in (None, 1006, 1011)]
+    # The 2 MiB message (the sixth) may be cut by the server's 1009 while the client is still
+    # sending it: the client then never reads the close frame (None). The server's side of
+    # it is checked below: its log holds no error.
+    oversize = 5
+    broken = [
+        (path, code)
+        for index, (path, code) in enumerate(closes)
+        if code in (1006, 1011) or (code is None and index != oversize)
+    ]
     assert broken == [], closes
-    assert all((code is not None and code >= 0) or code == -1 for _, code in closes)
+    assert all(
+        (code is not None and code >= 0) or code == -1 or index == oversize
+        for index, (_, code) in enumerate(closes)
+    )
     log = server.stderr_text()
     assert "Traceback" not in log, log[-4000:]
     assert "Error" not in log, log[-4000:]
