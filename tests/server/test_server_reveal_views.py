@@ -32,7 +32,7 @@ from serving import ServerProcess
 
 #: Long enough that every view is polled a few times while the cards turn, on a loaded machine
 #: (three test workers on two cores, a cold clone compiling its modules).
-REVEAL_MS = 700  # every view polled at least once within a reveal on a loaded machine
+REVEAL_MS = 1200  # every view polled at least once within a reveal on a loaded machine
 GRACE_S = 0.1
 #: Table id -> dealing.
 TABLES = {"standard": "face-up", "ez": "face-down"}
