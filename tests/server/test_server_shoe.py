@@ -19,7 +19,7 @@ from typing import Any
 import httpx
 import websockets
 from server_support import QUICK_TABLE, ledger_report, new_player
-from serving import BIN, ServerProcess
+from serving import BIN, ServerProcess, wait_until
 
 from baccarat.verify import verify_record
 
@@ -161,7 +161,12 @@ def test_an_open_shoe_keeps_its_seed(
     servers.append(server)
     server.start()
     with server.client() as client:
-        table = client.get("/api/tables/standard").json()
+        # A fresh table shows its state before the dealer has made its first shoe.
+        table = wait_until(
+            lambda: (t := client.get("/api/tables/standard").json())["shoe"] and t,
+            10,
+            "the table's first shoe",
+        )
         shoe = client.get(f"/api/shoes/{table['shoe']['id']}").json()
         assert shoe["status"] == "open" and shoe["commitment"] == table["shoe"]["commitment"]
         assert shoe["server_seed"] is None and shoe["record"] is None

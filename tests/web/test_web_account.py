@@ -252,10 +252,8 @@ def test_reality_check_blocks_bets_until_acknowledged_and_history_matches(
     page.click("#reality-continue")
     page.wait_for_selector("#reality-dialog:not([open])", state="attached")
 
-    table.wait_open(at_least=2)
-    table.chip(1000)
-    table.bet("player")
-    table.wait_stakes({"player": 1000})
+    # A starved machine may close a 3 s window before the click lands: the helper retries.
+    assert table.bet_in_one_window([("player", 1000)], at_least=2) == {"player": 1000}
     table.wait_result()
     page.wait_for_function(
         "/You (win|lose|break)|Your stakes/.test(document.querySelector('.stage').textContent)"
