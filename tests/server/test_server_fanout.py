@@ -94,6 +94,7 @@ def card(seq: int, own: dict[str, dict[str, Any]] | None = None) -> Broadcast:
 
 def received(client: Client) -> list[dict[str, Any]]:
     out = []
+    assert client.queue is not None  # a client without a frame writer
     while not client.queue.empty():
         text = client.queue.get_nowait()
         if text is not None:
@@ -116,6 +117,7 @@ def test_a_mirror_shows_the_newest_state_and_ignores_what_is_older() -> None:
         table.apply(card(6, own={"alice": {"returned": 500}}))
         sync = Broadcast("ez", 6, None, None, {}, state(2, "open"), RULES)
         table.apply(sync)  # a state change without an event: shown, not sent
+        await asyncio.sleep(0)  # the mirror sends what was applied once the loop runs on
         mine, theirs = received(alice), received(bob)
         assert [m["type"] for m in mine] == ["snapshot", "round_void"]
         assert mine[0]["seq"] == 5 and mine[1]["seq"] == 6 and mine[1]["returned"] == 500
@@ -174,6 +176,7 @@ def test_every_node_gets_every_broadcast_in_order(prefix: str) -> None:
                 )
             for _, table, _, _ in nodes:
                 await _until(partial(_seq_is, table, 39))
+            await asyncio.sleep(0)  # the mirrors send what they applied
             for watcher in watchers:
                 messages = received(watcher)[1:]
                 assert [m["seq"] for m in messages] == list(range(2, 40))
@@ -258,6 +261,7 @@ def test_broadcasts_made_while_redis_is_down_go_out_in_order_when_it_is_back(
             assert OUTBOX[-1] == 6  # the six made while Redis was away wait, counted
             await asyncio.to_thread(_start_redis, port, processes)
             await _until(partial(_seq_is, other, 11))
+            await asyncio.sleep(0)  # the mirror sends what it applied
             assert OUTBOX[-1] == 0
             assert [m["seq"] for m in received(watcher)[1:]] == list(range(2, 12))
 

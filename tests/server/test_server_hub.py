@@ -46,6 +46,7 @@ class FixedClock:
 
 def drain(client: Client) -> list[dict[str, Any]]:
     out = []
+    assert client.queue is not None  # a client without a frame writer
     while not client.queue.empty():
         text = client.queue.get_nowait()
         if text is not None:
@@ -105,6 +106,7 @@ def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
             "bob": {"wagers": [], "staked": 0, "returned": 0, "net": 0, "balance": 5},
         }
         live.announce(opened.row, [RoundSettled(1, Outcome.PLAYER, NOW)], own=own)
+        await asyncio.sleep(0)  # the mirror sends what was applied once the loop runs on
         mine, theirs = drain(alice), drain(spectator)
         assert [m["type"] for m in mine] == ["snapshot", "card", "settled"]
         assert mine[0]["seq"] == 1 and [m["seq"] for m in mine[1:]] == [2, 3]
@@ -122,9 +124,12 @@ def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
             assert json.loads(MESSAGES.validate_python(message).text()) == message
         # One serialization for all the clients without an own part: the very same text.
         live.announce(opened.row, [CardSqueezed(1, "banker", 0)])
+        await asyncio.sleep(0)
         for client in (spectator, other):
+            assert client.queue is not None
             while client.queue.qsize() > 1:
                 client.queue.get_nowait()
+        assert spectator.queue is not None and other.queue is not None
         assert spectator.queue.get_nowait() is other.queue.get_nowait()
 
     asyncio.run(run())
@@ -170,9 +175,10 @@ def test_a_client_too_far_behind_is_dropped_and_forgotten() -> None:
         mirror.attach(slow)
         for _ in range(MAX_QUEUE + 5):
             live.announce(opened.row, [CardSqueezed(1, "player", 0)])
+        await asyncio.sleep(0)
         assert slow.dropped and slow.close_code == 1013
         assert slow not in mirror.clients
-        assert slow.queue.qsize() == MAX_QUEUE + 1  # what it had, and the end marker
+        assert slow.queue is not None and slow.queue.qsize() == MAX_QUEUE + 1  # what it had, and the end marker
         assert not slow.send("late")
 
     asyncio.run(run())

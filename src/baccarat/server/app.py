@@ -25,6 +25,7 @@ from baccarat.server.actions.admin_staff import StaffAccounts
 from baccarat.server.actions.admin_tables import TableDesk
 from baccarat.server.actions.reality_checks import push_reality_checks
 from baccarat.server.admin_deps import Desks
+from baccarat.server.bet_lane import BetLane
 from baccarat.server.clock import Clock, SystemClock
 from baccarat.server.config import ServerConfig
 from baccarat.server.errors import install_error_handlers
@@ -95,6 +96,8 @@ def create_app(
         description=DESCRIPTION,
         lifespan=lifespan,
     )
+    # The bets' fast lane first: the middleware added last (Hygiene) wraps it.
+    app.add_middleware(BetLane, service=service)
     protections = Protections(app, config, service.metrics)
     app.state.service = service
     app.state.protections = protections

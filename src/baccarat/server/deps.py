@@ -11,8 +11,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.actions import Accounts, Cashier, PlayerControls
 from baccarat.server.actions.admin_staff import StaffAccounts
-from baccarat.server.errors import ApiError, refused
-from baccarat.server.models import KEY_PATTERN, PRINTABLE
+from baccarat.server.errors import BAD_TOKEN, NO_TOKEN, ApiError, refused
+from baccarat.server.models import KEY_PATTERN, PRINTABLE, TABLE_ID_CHARS
 from baccarat.server.service import Service
 from baccarat.store.sessions import LiveSession
 from baccarat.store.staff import StaffSession
@@ -47,7 +47,8 @@ Credentials = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
 
 #: A table id in a path, e.g. ``standard``.
 TableId = Annotated[
-    str, Path(max_length=64, pattern=PRINTABLE, description="A table id, e.g. 'standard'.")
+    str,
+    Path(max_length=TABLE_ID_CHARS, pattern=PRINTABLE, description="A table id, e.g. 'standard'."),
 ]
 #: A shoe id in a path.
 ShoeId = Annotated[str, Path(max_length=64, pattern=PRINTABLE)]
@@ -62,9 +63,6 @@ OptionalKey = Annotated[
         description="Optional: a fresh random string per request; resend it to retry safely.",
     ),
 ]
-
-_NO_TOKEN = "send 'Authorization: Bearer <token>'"
-_BAD_TOKEN = "unknown or expired token"
 
 
 async def _service(request: Request) -> Service:
@@ -102,7 +100,7 @@ async def optional_player(service: ServiceDep, credentials: Credentials) -> str 
         return None
     player = await service.tokens.player(credentials.credentials)
     if player is None:
-        raise ApiError(401, "unauthorized", _BAD_TOKEN)
+        raise ApiError(401, "unauthorized", BAD_TOKEN)
     return player
 
 
@@ -111,7 +109,7 @@ async def current_player(
 ) -> str:
     """The caller's player id; a 401 without a token."""
     if player is None:
-        raise ApiError(401, "unauthorized", _NO_TOKEN)
+        raise ApiError(401, "unauthorized", NO_TOKEN)
     return player
 
 
@@ -133,10 +131,10 @@ async def passive_session(service: ServiceDep, credentials: Credentials) -> Live
     ticket): it is not a use, so it does not keep the session from idling out. A 401
     without a live token."""
     if credentials is None:
-        raise ApiError(401, "unauthorized", _NO_TOKEN)
+        raise ApiError(401, "unauthorized", NO_TOKEN)
     session = await service.tokens.session(credentials.credentials, touch=False)
     if session is None:
-        raise ApiError(401, "unauthorized", _BAD_TOKEN)
+        raise ApiError(401, "unauthorized", BAD_TOKEN)
     return session
 
 
@@ -155,10 +153,10 @@ async def bettor(service: ServiceDep, credentials: Credentials) -> tuple[str, st
     """The caller's player id and session hash, for a bet (``TokenBook.bettor``: the bet queue
     checks the session live in the bet's transaction). A 401 without a live token."""
     if credentials is None:
-        raise ApiError(401, "unauthorized", _NO_TOKEN)
+        raise ApiError(401, "unauthorized", NO_TOKEN)
     found = await service.tokens.bettor(credentials.credentials)
     if found is None:
-        raise ApiError(401, "unauthorized", _BAD_TOKEN)
+        raise ApiError(401, "unauthorized", BAD_TOKEN)
     return found
 
 
@@ -191,14 +189,14 @@ class _StaffCheck:
 
     async def __call__(self, staff: StaffAccountsDep, credentials: Credentials) -> StaffSession:
         if credentials is None:
-            raise ApiError(401, "unauthorized", _NO_TOKEN)
+            raise ApiError(401, "unauthorized", NO_TOKEN)
         token = credentials.credentials
         session = await staff.session(token)
         if session is None:
             if await staff.is_player_token(token):
                 message = "a player's token opens no admin route: log in at /api/admin/login"
                 raise refused(Refusal(RefusalCode.STAFF_ONLY, message))
-            raise ApiError(401, "unauthorized", _BAD_TOKEN)
+            raise ApiError(401, "unauthorized", BAD_TOKEN)
         if session.role not in self.roles:
             allowed = ", ".join(sorted(self.roles))
             message = f"the role {session.role!r} may not do this (allowed: {allowed})"

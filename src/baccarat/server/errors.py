@@ -23,9 +23,23 @@ from starlette.routing import Match
 
 from baccarat.refusals import Refusal, RefusalCode
 
-__all__ = ["REFUSAL_STATUS", "ApiError", "error_body", "install_error_handlers", "refused"]
+__all__ = [
+    "BAD_TOKEN",
+    "NO_TOKEN",
+    "REFUSAL_STATUS",
+    "ApiError",
+    "database_unavailable",
+    "error_body",
+    "error_response",
+    "install_error_handlers",
+    "refused",
+]
 
 log = logging.getLogger("baccarat.server")
+
+#: The 401 messages of a request without a token, and of a token that opens nothing.
+NO_TOKEN = "send 'Authorization: Bearer <token>'"
+BAD_TOKEN = "unknown or expired token"
 
 
 class ApiError(Exception):
@@ -119,6 +133,24 @@ def error_body(
     return {"error": error}
 
 
+def error_response(error: ApiError) -> JSONResponse:
+    """The answer to an ``ApiError``: its status, the one error body and its headers."""
+    return JSONResponse(
+        error_body(error.code, error.message, error.details),
+        status_code=error.status,
+        headers=error.headers,
+    )
+
+
+def database_unavailable(error: SQLAlchemyError) -> JSONResponse:
+    """The answer when the database failed a request: a 503 to retry, one log line."""
+    log.error("database error: %s", error)
+    return JSONResponse(
+        error_body("database_unavailable", "the database did not answer; try again"),
+        status_code=503,
+    )
+
+
 _CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -144,11 +176,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(_request: Request, error: ApiError) -> JSONResponse:
-        return JSONResponse(
-            error_body(error.code, error.message, error.details),
-            status_code=error.status,
-            headers=error.headers,
-        )
+        return error_response(error)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, error: RequestValidationError) -> JSONResponse:
@@ -158,11 +186,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(SQLAlchemyError)
     async def _database(_request: Request, error: SQLAlchemyError) -> JSONResponse:
-        log.error("database error: %s", error)
-        return JSONResponse(
-            error_body("database_unavailable", "the database did not answer; try again"),
-            status_code=503,
-        )
+        return database_unavailable(error)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, error: StarletteHTTPException) -> JSONResponse:

@@ -82,6 +82,8 @@ MAX_ID = 2**31 - 1
 PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 #: An Idempotency-Key: visible ASCII only, as HTTP headers carry it unchanged everywhere.
 KEY_PATTERN = r"^[\x21-\x7e]+$"
+#: The longest Idempotency-Key, and the longest table id in a path.
+KEY_CHARS, TABLE_ID_CHARS = 200, 64
 
 #: A round id, in the range of its column.
 RoundId = Annotated[int, Field(ge=1, le=MAX_ID, strict=True)]

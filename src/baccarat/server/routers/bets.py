@@ -9,21 +9,22 @@ an undo takes one too (optional), and its request is what was sent: an undo with
 
 from __future__ import annotations
 
-import hashlib
-import json
-import time
-from collections.abc import Mapping
 from typing import Annotated
 
 from fastapi import APIRouter, Header, Query
 from fastapi.responses import JSONResponse
 
-from baccarat.refusals import Refusal
+from baccarat.server.bet_lane import bet_order, request_hash, submit
 from baccarat.server.deps import Bettor, CurrentPlayer, OptionalKey, ServiceDep, TableId
-from baccarat.server.errors import refused
-from baccarat.server.models import KEY_PATTERN, MAX_ID, BetRequest, BetResponse, RepeatRequest
+from baccarat.server.models import (
+    KEY_CHARS,
+    KEY_PATTERN,
+    MAX_ID,
+    BetRequest,
+    BetResponse,
+    RepeatRequest,
+)
 from baccarat.server.routers.responses import errors
-from baccarat.server.service import Service
 from baccarat.table import Action, BetOrder, Phase
 
 router = APIRouter(tags=["bets"])
@@ -33,53 +34,11 @@ IdempotencyKey = Annotated[
     Header(
         alias="Idempotency-Key",
         min_length=1,
-        max_length=200,
+        max_length=KEY_CHARS,
         pattern=KEY_PATTERN,
         description="A fresh random string per request; resend it to retry safely.",
     ),
 ]
-
-
-def request_hash(action: str, table_id: str, round_id: int, bets: Mapping[str, int]) -> str:
-    """A fingerprint of a request, to tell a retry from another request under the same key.
-
-    >>> request_hash("place", "ez", 3, {"tie": 1, "player": 2}) == request_hash(
-    ...     "place", "ez", 3, {"player": 2, "tie": 1})
-    True
-    """
-    text = json.dumps([action, table_id, round_id, dict(bets)], sort_keys=True)
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
-def _order(
-    player: str,
-    table_id: str,
-    round_id: int,
-    action: Action,
-    key: str,
-    session_hash: str,
-    bets: Mapping[str, int] | None = None,
-) -> BetOrder:
-    """A bet request's order (a bettor's: its session is checked in the batch)."""
-    wanted = dict(bets or {})
-    fingerprint = request_hash(action, table_id, round_id, wanted)
-    return BetOrder(player, table_id, round_id, action, wanted, key, fingerprint, session_hash)
-
-
-async def _submit(service: Service, order: BetOrder) -> JSONResponse:
-    """Queue the order; answer its receipt, or raise its refusal with the refusal's status."""
-    started = time.perf_counter()
-    service.table(order.table_id)
-    result = await service.bet_queue.submit(order)
-    service.metrics.ack_seconds.observe(time.perf_counter() - started)
-    if isinstance(result, Refusal):
-        service.metrics.bets_refused.labels(order.table_id, result.code.value).inc()
-        raise refused(result)
-    if not result.replayed and order.action not in ("undo", "undo_last"):
-        service.metrics.bets_accepted.labels(order.table_id).inc()
-    # Sent as is: the hot path skips re-validating a body the store built (it is the
-    # documented BetResponse; the schema tests check every answer against it).
-    return JSONResponse(result.to_json())
 
 
 @router.post(
@@ -100,8 +59,10 @@ async def place_bets(
     ``above_maximum``, ``unknown_bet``, ``bet_not_offered``, ``invalid_stake``,
     ``idempotency_key_reused`` (422).
     """
-    order = _order(bettor[0], table_id, body.round_id, "place", key, bettor[1], body.bets)
-    return await _submit(service, order)
+    # A well-formed request is placed by the bets' fast lane (``baccarat.server.bet_lane``)
+    # before it gets here; this route answers the others, and describes the API.
+    order = bet_order(bettor, table_id, body.round_id, "place", key, body.bets)
+    return await submit(service, order)
 
 
 @router.delete(
@@ -134,7 +95,7 @@ async def undo_bets(
     # With no round open, the order names none: the batch replays a retry's first answer
     # (by its key) or refuses it (betting_closed).
     order = BetOrder(player, table_id, round_id, action, {}, key, fingerprint)
-    return await _submit(service, order)
+    return await submit(service, order)
 
 
 @router.post(
@@ -150,9 +111,7 @@ async def rebet(
     service: ServiceDep,
 ) -> JSONResponse:
     """Place again the bets of your previous round at this table."""
-    return await _submit(
-        service, _order(bettor[0], table_id, body.round_id, "rebet", key, bettor[1])
-    )
+    return await submit(service, bet_order(bettor, table_id, body.round_id, "rebet", key))
 
 
 @router.post(
@@ -168,9 +127,7 @@ async def double(
     service: ServiceDep,
 ) -> JSONResponse:
     """Place the bets of your previous round at this table, each stake doubled."""
-    return await _submit(
-        service, _order(bettor[0], table_id, body.round_id, "double", key, bettor[1])
-    )
+    return await submit(service, bet_order(bettor, table_id, body.round_id, "double", key))
 
 
-__all__ = ["request_hash", "router"]
+__all__ = ["router"]

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from baccarat.server.auth import MAX_TOKEN_CHARS, bearer_token
 from baccarat.server.mirror import Client
 from baccarat.server.service import Service
+from baccarat.server.wsprotocol import FRAME_WRITER, FrameWriter
 from baccarat.store.sessions import LiveSession, redeem_ticket
 
 __all__ = ["MAX_REASON_BYTES", "close_reason", "router"]
@@ -55,9 +57,10 @@ def close_reason(text: str, limit: int = MAX_REASON_BYTES) -> str:
     return cut + "…"
 
 
-async def _pump(websocket: WebSocket, client: Client) -> None:
+async def _pump(websocket: WebSocket, queue: asyncio.Queue[str | None]) -> None:
+    """Send a client's queued messages through ASGI (a server without ``FrameWriter``)."""
     while True:
-        text = await client.queue.get()
+        text = await queue.get()
         if text is None:
             return
         await websocket.send_text(text)
@@ -95,21 +98,26 @@ async def table_feed(websocket: WebSocket, table_id: str, ticket: str | None = N
         if session is None:
             await websocket.close(code=4401, reason="unknown, used or expired ticket or token")
             return
+    writer: FrameWriter | None = websocket.scope.get("extensions", {}).get(FRAME_WRITER)
+    stopped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
     client = Client(
         None if session is None else session.player_id,
         None if session is None else session.token_hash,
+        writer=writer,
+        stopped=stopped,
     )
     live.attach(client)
     gauge = service.metrics.clients.labels(table_id)
     gauge.inc()
-    client.sender = asyncio.create_task(_pump(websocket, client))
+    watched: set[asyncio.Future[Any]] = {stopped}
+    if client.queue is not None:
+        client.sender = asyncio.create_task(_pump(websocket, client.queue))
+        watched.add(client.sender)
     disconnected = False
     try:
-        while not client.sender.done():
+        while not client.dropped:
             receive = asyncio.create_task(websocket.receive())
-            done, _ = await asyncio.wait(
-                {receive, client.sender}, return_when=asyncio.FIRST_COMPLETED
-            )
+            done, _ = await asyncio.wait({receive, *watched}, return_when=asyncio.FIRST_COMPLETED)
             if receive not in done:
                 receive.cancel()
                 break
@@ -125,9 +133,10 @@ async def table_feed(websocket: WebSocket, table_id: str, ticket: str | None = N
     finally:
         live.detach(client)
         gauge.dec()
-        client.sender.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await client.sender
+        if client.sender is not None:
+            client.sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await client.sender
     if client.dropped and not disconnected:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(
