@@ -10,9 +10,12 @@ import json
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from baccarat.cards import parse_cards
 from baccarat.coup import Outcome
 from baccarat.rulesets import load_ruleset
+from baccarat.server import quiet_gc
 from baccarat.server.clock import iso_utc
 from baccarat.server.events import MESSAGES
 from baccarat.server.fanout import LocalFanout
@@ -178,7 +181,9 @@ def test_a_client_too_far_behind_is_dropped_and_forgotten() -> None:
         await asyncio.sleep(0)
         assert slow.dropped and slow.close_code == 1013
         assert slow not in mirror.clients
-        assert slow.queue is not None and slow.queue.qsize() == MAX_QUEUE + 1  # what it had, and the end marker
+        assert (
+            slow.queue is not None and slow.queue.qsize() == MAX_QUEUE + 1
+        )  # what it had, and the end marker
         assert not slow.send("late")
 
     asyncio.run(run())
@@ -190,6 +195,35 @@ def test_the_view_of_a_rule_set() -> None:
     assert view["bets"]["tie"]["max_stake"] == 200_000
     assert view["pays"]["banker"] == {"win": "19:20", "tie": "push"}
     assert iso_utc(1_718_000_000_000) == "2024-06-10T06:13:20.000Z"
+
+
+def test_the_collector_collects_at_once_when_a_crowd_has_left(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The test process's own heap is not to be frozen: the collection itself is a stub.
+    monkeypatch.setattr(quiet_gc, "collect_and_freeze", lambda: 0.0)
+    watching = {"now": 0}
+    collector = QuietCollector(
+        lambda: False, FixedClock(0), clients=lambda: watching["now"], every_s=30, at_most_s=120
+    )
+    t = collector.last
+
+    def left(count: int, at: float) -> bool:
+        watching["now"] = count
+        return collector.due(t + at)
+
+    assert not left(10_000, 1)  # the crowd arrives: its peak is noted
+    assert not left(9_001, 2) and not left(9_001, 4)  # 999 gone: no crowd
+    assert not left(8_000, 5) and not left(8_000, 7)  # 2,000 gone: not a quarter of 10,000
+    assert not left(7_500, 8)  # a quarter gone, but still leaving
+    assert not left(7_500, 8.5) and left(7_500, 9)  # and then nobody for a second
+    collector.collect()  # the pause is the collector's own: it counts anew from here
+    assert collector.peak == 7_500
+    assert not left(6_600, 20) and not left(6_600, 22)  # 900 gone
+    assert not left(0, 23) and left(0, 24)  # all gone
+    collector.collect()
+    assert not left(0, 100)  # none since the last: nothing to give back
+    assert not left(1_200, 30) and not left(1_200, 40)  # newcomers: nothing to give back
 
 
 def test_the_collector_waits_for_a_quiet_moment_but_not_forever() -> None:

@@ -32,6 +32,7 @@ from baccarat.server.errors import install_error_handlers
 from baccarat.server.feedsessions import watch_feed_sessions
 from baccarat.server.protections import Protections
 from baccarat.server.routers import ROUTERS
+from baccarat.server.routers.feed import FeedLane
 from baccarat.server.service import Service
 from baccarat.web.mount import mount_web
 
@@ -99,6 +100,8 @@ def create_app(
     # The bets' fast lane first: the middleware added last (Hygiene) wraps it.
     app.add_middleware(BetLane, service=service)
     protections = Protections(app, config, service.metrics)
+    # The feeds outermost of the app's own middleware: a feed passes none it does not need.
+    app.add_middleware(FeedLane)
     app.state.service = service
     app.state.protections = protections
     app.state.accounts = Accounts(service, protections.guard, account_clock)

@@ -40,22 +40,41 @@ class Broadcast:
     ruleset_toml: str
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "table_id": self.table_id,
-                "seq": self.seq,
-                "text": self.text,
-                "event": self.event,
-                "own": self.own,
-                "snapshot": self.snapshot,
-                "ruleset": self.ruleset_toml,
-            },
-            separators=(",", ":"),
-        )
+        return json.dumps(self._fields(), separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | bytes) -> Broadcast:
+        return cls._of(json.loads(text))
+
+    @staticmethod
+    def list_to_json(broadcasts: list[Broadcast]) -> str:
+        """Several broadcasts, in order, as one JSON text (one Redis Stream entry).
+
+        >>> b = Broadcast("ez", 7, None, None, {}, {"seq": 7}, "")
+        >>> Broadcast.list_from_json(Broadcast.list_to_json([b, b])) == [b, b]
+        True
+        """
+        return json.dumps([b._fields() for b in broadcasts], separators=(",", ":"))
+
+    @classmethod
+    def list_from_json(cls, text: str | bytes) -> list[Broadcast]:
+        """The broadcasts of ``list_to_json`` (or of one ``to_json``)."""
         data = json.loads(text)
+        return [cls._of(item) for item in data] if isinstance(data, list) else [cls._of(data)]
+
+    def _fields(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "seq": self.seq,
+            "text": self.text,
+            "event": self.event,
+            "own": self.own,
+            "snapshot": self.snapshot,
+            "ruleset": self.ruleset_toml,
+        }
+
+    @classmethod
+    def _of(cls, data: dict[str, Any]) -> Broadcast:
         return cls(
             data["table_id"],
             int(data["seq"]),

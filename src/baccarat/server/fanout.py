@@ -5,6 +5,7 @@ One process: ``LocalFanout`` hands a broadcast straight to the table's mirror. A
 at ``STREAM_LENGTH`` entries) and every node reads every table's stream and hands each
 entry to its own mirror, so a node's clients get the events of a table dealt anywhere.
 
+One entry holds a run of one table's broadcasts (the last card and the result go together).
 A stream, not pub/sub: a node that was cut off (a Redis restart, a network blip) reads on
 from the last entry it had, and a node that starts reads the newest entry for the table's
 state. While Redis is away the dealer's broadcasts wait in order in the node's outbox and
@@ -93,10 +94,10 @@ class RedisFanout:
                 batch = list(self._outbox)[:100]
                 try:
                     async with self.redis.pipeline(transaction=False) as pipe:
-                        for broadcast in batch:
+                        for burst in _bursts(batch):
                             pipe.xadd(
-                                self.key(broadcast.table_id),
-                                {"b": broadcast.to_json()},
+                                self.key(burst[0].table_id),
+                                {"b": Broadcast.list_to_json(burst)},
                                 maxlen=STREAM_LENGTH,
                                 approximate=True,
                             )
@@ -118,7 +119,7 @@ class RedisFanout:
     async def latest(self, table_id: str) -> Broadcast | None:
         """The newest broadcast of the table's stream, if it has one."""
         entries = await self.redis.xrevrange(self.key(table_id), count=1)
-        return Broadcast.from_json(entries[0][1][b"b"]) if entries else None
+        return Broadcast.list_from_json(entries[0][1][b"b"])[-1] if entries else None
 
     async def catch_up(self) -> None:
         """Give every mirror the newest state its stream has (a node that starts)."""
@@ -127,7 +128,7 @@ class RedisFanout:
             if entries:
                 entry_id, fields = entries[0]
                 self._last_ids[self.key(table_id)] = _text(entry_id)
-                mirror.apply(Broadcast.from_json(fields[b"b"]))
+                mirror.apply(Broadcast.list_from_json(fields[b"b"])[-1])
 
     async def run_reader(self) -> None:
         """Hand every new entry of every table's stream to its mirror, for ever."""
@@ -151,7 +152,8 @@ class RedisFanout:
                 for entry_id, fields in entries:
                     self._last_ids[name] = _text(entry_id)
                     try:
-                        mirror.apply(Broadcast.from_json(fields[b"b"]))
+                        for broadcast in Broadcast.list_from_json(fields[b"b"]):
+                            mirror.apply(broadcast)
                     except Exception:  # one bad entry must not stop the table's feed
                         log.exception("cannot apply an entry of %s", name)
 
@@ -164,6 +166,25 @@ class RedisFanout:
         if self._down_since[side]:
             self._down_since[side] = False
             log.warning("redis is back for the feed %s", side)
+
+
+def _bursts(batch: list[Broadcast]) -> list[list[Broadcast]]:
+    """``batch`` cut where the table changes: each run of one table's broadcasts is one stream
+    entry, so a node reads it in one piece and its mirror sends it in one write a client
+    (Redis answers a blocked read at the first entry of a pipeline).
+
+    >>> runs = [("ez", 1), ("ez", 2), ("sb", 1)]
+    >>> b = [Broadcast(t, n, None, None, {}, {}, "") for t, n in runs]
+    >>> [[x.seq for x in burst] for burst in _bursts(b)]
+    [[1, 2], [1]]
+    """
+    bursts: list[list[Broadcast]] = []
+    for broadcast in batch:
+        if bursts and bursts[-1][0].table_id == broadcast.table_id:
+            bursts[-1].append(broadcast)
+        else:
+            bursts.append([broadcast])
+    return bursts
 
 
 def _text(value: bytes | str) -> str:

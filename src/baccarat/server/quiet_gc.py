@@ -10,7 +10,10 @@ collections are made rare (``AUTOMATIC_FULL_AFTER``); the young generations stil
 
 After each collection the C allocator is asked to give its free pages back to the system
 (glibc's ``malloc_trim``): thousands of clients leaving free their buffers, and without it
-the process would keep that memory for the next crowd that may never come.
+the process would keep that memory for the next crowd that may never come. So a crowd that
+has left (``DEPARTED`` clients and a quarter of the most there were, and nobody came or went
+for ``SETTLED_S``) is a reason to collect at once, quiet or not: those who stay are fewer,
+and so is the pause.
 """
 
 from __future__ import annotations
@@ -24,10 +27,21 @@ from functools import cache
 
 from baccarat.server.clock import Clock
 
-__all__ = ["AUTOMATIC_FULL_AFTER", "QuietCollector", "collect_and_freeze", "give_memory_back"]
+__all__ = [
+    "AUTOMATIC_FULL_AFTER",
+    "DEPARTED",
+    "SETTLED_S",
+    "QuietCollector",
+    "collect_and_freeze",
+    "give_memory_back",
+]
 
 #: Young collections between two automatic full ones (CPython's default is 10).
 AUTOMATIC_FULL_AFTER = 1_000
+#: Clients gone since the last collection that make one due at once.
+DEPARTED = 1_000
+#: How long the count of clients must stay the same for a crowd to have left.
+SETTLED_S = 1.0
 
 
 def collect_and_freeze() -> float:
@@ -61,23 +75,29 @@ def give_memory_back() -> bool:
 
 
 class QuietCollector:
-    """Collect when ``quiet()`` says nobody is betting, at most every ``every_s`` seconds."""
+    """Collect when ``quiet()`` says nobody is betting, at most every ``every_s`` seconds,
+    or as soon as a crowd of the ``clients()`` has left."""
 
     def __init__(
         self,
         quiet: Callable[[], bool],
         clock: Clock,
         *,
+        clients: Callable[[], int] = lambda: 0,
         every_s: float = 30.0,
         at_most_s: float = 120.0,
         on_pause: Callable[[float], None] | None = None,
     ) -> None:
         self.quiet = quiet
+        self.clients = clients
         self.clock = clock
         self.every_s = every_s
         self.at_most_s = at_most_s
         self.on_pause = on_pause
         self.last = time.monotonic()
+        #: The most clients there were since the last collection.
+        self.peak = 0
+        self._count, self._count_since = 0, self.last
         self._thresholds: tuple[int, int, int] | None = None
 
     def install(self) -> None:
@@ -97,11 +117,20 @@ class QuietCollector:
     def due(self, now: float) -> bool:
         """Whether to collect at monotonic time ``now``."""
         waited = now - self.last
-        return waited >= self.at_most_s or (waited >= self.every_s and self.quiet())
+        if waited >= self.at_most_s or (waited >= self.every_s and self.quiet()):
+            return True
+        clients = self.clients()
+        if clients != self._count:
+            self._count, self._count_since = clients, now
+        self.peak = max(self.peak, clients)
+        gone = self.peak - clients
+        left = gone >= DEPARTED and 4 * gone >= self.peak
+        return left and now - self._count_since >= SETTLED_S
 
     def collect(self) -> None:
         pause = collect_and_freeze()
         self.last = time.monotonic()
+        self.peak = self.clients()
         if self.on_pause is not None:
             self.on_pause(pause)
 

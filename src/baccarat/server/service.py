@@ -186,7 +186,10 @@ class Service:
         else:
             await self._join_cluster()
         self._collector = QuietCollector(
-            self.nobody_betting, self.clock, on_pause=self.metrics.gc_pause.observe
+            self.nobody_betting,
+            self.clock,
+            clients=lambda: sum(len(mirror.clients) for mirror in self.tables.values()),
+            on_pause=self.metrics.gc_pause.observe,
         )
         self._collector.install()  # what start-up built is long-lived: freeze it now
         self._tasks.append(asyncio.create_task(self._collector.run(), name="quiet-collector"))
