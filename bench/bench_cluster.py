@@ -77,6 +77,8 @@ PG_URL = "postgresql://postgres@127.0.0.1:5432/{name}"
 REDIS_URL = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/0")
 TABLE = "standard"
 FEED_PATH = f"/ws/tables/{TABLE}"
+#: How long after the last client left a node's memory is read again.
+RSS_SETTLE_S = 5.0
 #: The bar of a fan-out: every client connected within this many seconds.
 CONNECT_TARGET_S = 20.0
 FAILOVER_BAR_S, FAILOVER_GOAL_S = 5.0, 2.0
@@ -1060,7 +1062,8 @@ async def bench_ws(
             if all(n == 0 for n in left):
                 break
             await asyncio.sleep(0.5)
-        await asyncio.sleep(2.0)
+        # A node collects (and trims) a second after a crowd has left: read it a little after.
+        await asyncio.sleep(RSS_SETTLE_S)
         rss_left = deployment.rss()
     per_node = [len(range(k, clients, len(ports))) for k in range(len(ports))]
     per_client_kb = [

@@ -22,7 +22,7 @@ from typing import Any
 
 from baccarat.analysis.exact.counts import CardCounts
 from baccarat.coup import Coup
-from baccarat.integrity.monitor import RoundSeen, TableMonitor, observe_round, summary
+from baccarat.integrity.monitor import Alert, RoundSeen, TableMonitor, observe_round, summary
 from baccarat.rulesets import RuleSet
 from baccarat.server.clock import Clock
 from baccarat.server.metrics import Metrics
@@ -105,8 +105,6 @@ class IntegrityWatch:
 
     async def _observe(self, item: Settled) -> None:
         known = self.states.get(item.table_id)
-        start = known or TableMonitor.start(item.table_id, item.ruleset)
-        start = start.with_ruleset(item.ruleset)
         seen = RoundSeen(
             item.round_id,
             item.shoe_id,
@@ -116,7 +114,16 @@ class IntegrityWatch:
             # A resumed round's cards before it are not known here: frequencies only.
             evs=None if item.before is not None else {},
         )
-        state, alerts = await asyncio.to_thread(observe_round, start, seen, now_ms=item.at_ms)
+
+        def observe() -> tuple[TableMonitor, tuple[Alert, ...]]:
+            # A monitor's start computes the exact reference of its rule set (a fifth of a
+            # second in fractions): in the thread too, never on the event loop.
+            start = (known or TableMonitor.start(item.table_id, item.ruleset)).with_ruleset(
+                item.ruleset
+            )
+            return observe_round(start, seen, now_ms=item.at_ms)
+
+        state, alerts = await asyncio.to_thread(observe)
         self.states[item.table_id] = state
         for kind, count in state.open_by_kind().items():
             self.metrics.integrity_open.labels(item.table_id, kind).set(count)
