@@ -212,6 +212,13 @@ export function showConnection(status) {
   dot.hidden = false;
   dot.dataset.status = status;
   dot.textContent = t(`connection.${status}`);
-  banner.hidden = status !== "lost";
-  banner.textContent = status === "lost" ? t("connection.banner") : "";
+  // A lost feed's banner stays through its attempts to reconnect ("connecting"): it goes
+  // only once the feed is live again, not for the moment of each attempt.
+  if (status === "lost") {
+    banner.hidden = false;
+    banner.textContent = t("connection.banner");
+  } else if (status === "live") {
+    banner.hidden = true;
+    banner.textContent = "";
+  }
 }
