@@ -60,8 +60,10 @@ class _Batch:
     ) -> None:
         self.connection = connection
         self.now = db_now(connection)
+        # Shared: the bet batches of every node run side by side on one round; its close
+        # and settlement wait for them, and they for it.
         self.rounds = lock_rounds(
-            connection, [o.round_id for o in orders if o.round_id is not None]
+            connection, [o.round_id for o in orders if o.round_id is not None], share=True
         )
         players = sorted({o.player_id for o in orders})
         self.balance = balances(connection, [player_account(p) for p in players], lock=True)

@@ -166,11 +166,17 @@ def _locked(connection: Connection, round_id: int) -> RoundRow:
     return row
 
 
-def lock_rounds(connection: Connection, round_ids: Sequence[int]) -> dict[int, RoundRow]:
-    """The rounds named, locked for the rest of the transaction (sorted, so no deadlock)."""
+def lock_rounds(
+    connection: Connection, round_ids: Sequence[int], *, share: bool = False
+) -> dict[int, RoundRow]:
+    """The rounds named, locked for the rest of the transaction (sorted, so no deadlock).
+
+    ``share``: a lock that other sharers hold too (bets, from every node at once) but that
+    every change of the round (its close, its settlement) waits for, and the reverse.
+    """
     query = select(rounds).where(rounds.c.id.in_(sorted(set(round_ids)))).order_by(rounds.c.id)
     if connection.dialect.name == "postgresql":
-        query = query.with_for_update()
+        query = query.with_for_update(read=share)
     return {row.id: _row(row) for row in connection.execute(query)}
 
 
