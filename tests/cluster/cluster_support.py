@@ -676,8 +676,10 @@ class Cluster:
         reveal_ms: int = 20,
         redis_url: str | None = None,
         lease_ms: int = LEASE_MS,
+        workers: int = 1,
     ) -> ServerProcess:
-        """A node (not started) of this cluster, ``node_id`` its name."""
+        """A node (not started) of this cluster, ``node_id`` its name (with ``workers``, each
+        worker is a node ``<node_id>-<pid>``)."""
         workdir = self.workdir / node_id
         workdir.mkdir(exist_ok=True)
         node = ServerProcess(
@@ -698,6 +700,8 @@ class Cluster:
                 self.prefix,
                 "--lease-ms",
                 str(lease_ms),
+                "--workers",
+                str(workers),
             ],
         )
         self.nodes.append(node)

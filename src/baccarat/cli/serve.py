@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import socket
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -60,6 +61,19 @@ def seal_seeds(database: Database, key_file: Path | None) -> None:
         fail(str(error))
     except OSError as error:
         fail(f"cannot create the seed key file: {error}")
+
+
+def _stdin_on_descriptor_0() -> None:
+    """uvicorn hands each worker the supervisor's stdin by its number, and a spawned process
+    keeps only descriptors 0 to 2: a stdin elsewhere (a multiprocessing child's /dev/null, say)
+    failed every worker at its start (EBADF), so it is put on descriptor 0."""
+    try:
+        number = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # none: uvicorn hands none on
+        return
+    if number != 0:
+        os.dup2(number, 0)
+        sys.stdin = open(0, closefd=False)  # noqa: SIM115  (stdin: open for the process's life)
 
 
 def listen_on(host: str, port: int, backlog: int) -> socket.socket:
@@ -343,6 +357,7 @@ def serve_command(
         # handed back to it.
         listener.close()
         hand_down(config)
+        _stdin_on_descriptor_0()
         uvicorn.run(
             "baccarat.server.workers:worker_app",
             factory=True,
