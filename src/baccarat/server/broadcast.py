@@ -8,7 +8,7 @@ rule set in play. A player's own part of a ``settled`` or ``round_void`` travels
 public event and is joined to it only in that player's copy, on the node they are connected to.
 
 >>> b = Broadcast("ez", 7, '{"type":"card"}', {"type": "card"}, {}, {"seq": 7}, "name = 'ez'")
->>> Broadcast.from_json(b.to_json()) == b
+>>> Broadcast.list_from_json(Broadcast.list_to_json([b])) == [b]
 True
 """
 
@@ -39,13 +39,6 @@ class Broadcast:
     #: The rule set in play (its TOML text), for the bets taken on any node.
     ruleset_toml: str
 
-    def to_json(self) -> str:
-        return json.dumps(self._fields(), separators=(",", ":"))
-
-    @classmethod
-    def from_json(cls, text: str | bytes) -> Broadcast:
-        return cls._of(json.loads(text))
-
     @staticmethod
     def list_to_json(broadcasts: list[Broadcast]) -> str:
         """Several broadcasts, in order, as one JSON text (one Redis Stream entry).
@@ -58,7 +51,13 @@ class Broadcast:
 
     @classmethod
     def list_from_json(cls, text: str | bytes) -> list[Broadcast]:
-        """The broadcasts of ``list_to_json`` (or of one ``to_json``)."""
+        """The broadcasts of ``list_to_json``, or the one broadcast of an entry a node of an
+        earlier version wrote (a single object) while the cluster is being upgraded.
+
+        >>> b = Broadcast("ez", 7, None, None, {}, {"seq": 7}, "")
+        >>> Broadcast.list_from_json(Broadcast.list_to_json([b])[1:-1]) == [b]  # one object
+        True
+        """
         data = json.loads(text)
         return [cls._of(item) for item in data] if isinstance(data, list) else [cls._of(data)]
 

@@ -233,12 +233,9 @@ class TableMirror:
                 dropped.append(client)
         self.clients.difference_update(dropped)
 
-    def snapshot_text(self) -> str:
+    def _snapshot_message(self) -> Outgoing:
         """The ``snapshot`` message a newcomer gets now: made once for all who connect within
         the same ``SNAPSHOT_REUSE_MS`` (a crowd connecting at once costs one, not thousands)."""
-        return self._snapshot_message().texts[0]
-
-    def _snapshot_message(self) -> Outgoing:
         now, audience = self.clock.now_ms(), self.audience()
         key = (self.seq, id(self._snapshot), audience, now // SNAPSHOT_REUSE_MS)
         if self._snapshot_text is None or self._snapshot_text[0] != key:
