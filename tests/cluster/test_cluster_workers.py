@@ -29,14 +29,19 @@ def answers(node: ServerProcess, times: int) -> list[dict[str, Any]]:
     return found
 
 
-def workers_seen(node: ServerProcess) -> dict[str, list[str]]:
-    """Each worker's node id with the tables it deals, once every worker has answered."""
+def workers_now(node: ServerProcess) -> dict[str, list[str]]:
+    """The workers that answered 20 requests, by node id, with the tables each deals."""
+    return {str(a["node"]): list(a["dealing"]) for a in answers(node, 20)}
+
+
+def workers_seen(node: ServerProcess, timeout: float = 60) -> dict[str, list[str]]:
+    """Each worker's node id with the tables it deals, once both have answered."""
 
     def both() -> dict[str, list[str]] | None:
-        seen = {str(a["node"]): list(a["dealing"]) for a in answers(node, 20)}
+        seen = workers_now(node)
         return seen if len(seen) == 2 else None
 
-    return wait_until(both, 60, "both workers to answer", step=0.1)
+    return wait_until(both, timeout, "both workers to answer", step=0.1)
 
 
 def test_two_workers_are_two_nodes_one_deals_and_a_killed_one_is_replaced(
@@ -70,11 +75,13 @@ def test_two_workers_are_two_nodes_one_deals_and_a_killed_one_is_replaced(
     os.kill(int(dealer.rsplit("-", 1)[1]), signal.SIGKILL)
 
     def replaced() -> dict[str, list[str]] | None:
-        now = workers_seen(node)
+        now = workers_now(node)
         dealing = [name for name, tables in now.items() if TABLE in tables]
-        return now if dealer not in now and len(dealing) == 1 else None
+        return now if len(now) == 2 and dealer not in now and len(dealing) == 1 else None
 
-    after = wait_until(replaced, 90, "a new worker, and the table dealt again", step=0.2)
+    # A new worker is a fresh interpreter that imports, migrates and joins the cluster before
+    # it accepts: on a machine busy with the browser tests, once, not within a minute.
+    after = wait_until(replaced, 180, "a new worker, and the table dealt again", step=0.2)
     assert len(after) == 2 and dealer not in after
     later = open_round(node, min_left_ms=0, timeout=60)
     assert later > round_id
