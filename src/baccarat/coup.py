@@ -20,11 +20,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Literal, NamedTuple
 
 from baccarat.cards import Card
 from baccarat.tableau import NATURAL_RULE, banker_decision, is_natural, player_decision
 
-__all__ = ["Coup", "DealError", "Hand", "Outcome", "deal", "deal_from", "hand_total"]
+__all__ = [
+    "Coup",
+    "DealError",
+    "Hand",
+    "Outcome",
+    "Slot",
+    "deal",
+    "deal_from",
+    "due_slot",
+    "hand_total",
+]
 
 
 class DealError(ValueError):
@@ -189,6 +200,54 @@ def deal_from(draw: Callable[[], Card]) -> Coup:
             banker.append(draw())
     in_order = [p1, b1, p2, b2, *player[2:], *banker[2:]]
     return Coup(Hand(tuple(player)), Hand(tuple(banker)), player_rule, banker_rule, tuple(in_order))
+
+
+class Slot(NamedTuple):
+    """Where a card goes: a hand and the card's place in it (0, 1, or 2 for a third card)."""
+
+    hand: Literal["player", "banker"]
+    position: int
+
+    def __str__(self) -> str:
+        return f"{self.hand}_{self.position + 1}"
+
+
+_FIRST_FOUR = (Slot("player", 0), Slot("banker", 0), Slot("player", 1), Slot("banker", 1))
+_PLAYER_THIRD, _BANKER_THIRD = Slot("player", 2), Slot("banker", 2)
+
+
+def due_slot(cards: Sequence[Card]) -> Slot | None:
+    """The slot the next card goes to after ``cards`` (a coup's first cards in deal order),
+    or ``None`` when they are a complete coup. The tableau decides once the first four are out.
+
+    >>> from baccarat.cards import parse_cards
+    >>> [str(due_slot(parse_cards("4h 3c 2d 2s 7h")[:n])) for n in range(6)]
+    ['player_1', 'banker_1', 'player_2', 'banker_2', 'banker_3', 'None']
+    >>> due_slot(parse_cards("4h 2c 5d 6s"))  # a natural: nobody draws
+    >>> due_slot(parse_cards("4h 2c 5d 6s 7c"))
+    Traceback (most recent call last):
+    ...
+    baccarat.coup.DealError: the coup uses 4 cards; 1 left over
+    """
+    n = len(cards)
+    if n < 4:
+        return _FIRST_FOUR[n]
+    player = hand_total((cards[0], cards[2]))
+    banker = hand_total((cards[1], cards[3]))
+    third: list[Slot] = []
+    if not (is_natural(player) or is_natural(banker)):
+        player_third: int | None = None
+        if player_decision(player).draws:
+            if n == 4:
+                return _PLAYER_THIRD
+            third.append(_PLAYER_THIRD)
+            player_third = cards[4].point
+        if banker_decision(banker, player_third).draws:
+            third.append(_BANKER_THIRD)
+    needed = 4 + len(third)
+    if n > needed:
+        raise DealError(f"the coup uses {needed} cards; {n - needed} left over")
+    return third[n - 4] if n < needed else None
 
 
 def deal(cards: Sequence[Card]) -> Coup:

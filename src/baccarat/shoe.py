@@ -221,17 +221,16 @@ class Shoe:
         """The cards not yet dealt or burned."""
         return Composition.of(self.order[self.position :])
 
-    def deal_coup(self) -> Coup:
-        """Deal the next coup, applying the cut card and the last-coup rule."""
-        if self.finished:
-            raise ShoeError("the shoe is finished")
+    def draw(self) -> Card:
+        """Take the next card (one card of a coup; ``deal_coup`` takes a whole coup)."""
+        if self.position >= len(self.order):
+            raise ShoeError("the shoe is empty")
+        card = self.order[self.position]
+        self.position += 1
+        return card
 
-        def draw() -> Card:
-            card = self.order[self.position]
-            self.position += 1
-            return card
-
-        coup = deal_from(draw)
+    def end_coup(self) -> None:
+        """A coup drawn card by card is complete: apply the cut card and the last-coup rule."""
         self.coups_dealt += 1
         if self._last_coup_due:
             self._finished = True
@@ -242,6 +241,13 @@ class Shoe:
                 self._finished = True
             else:
                 self._last_coup_due = True
+
+    def deal_coup(self) -> Coup:
+        """Deal the next coup, applying the cut card and the last-coup rule."""
+        if self.finished:
+            raise ShoeError("the shoe is finished")
+        coup = deal_from(self.draw)
+        self.end_coup()
         return coup
 
     def coups(self) -> Iterator[Coup]:

@@ -33,12 +33,13 @@ CARDS = parse_cards("4h 3c 2d 2s 7h")  # one coup: Player 6, Banker 2 draws a 7
 OPENED, CLOSES = 1_000, 16_000
 
 # The allowed transitions written out by hand from the rules (not read from ACTIONS):
-# open -> closed -> dealt -> settled, void from anything before settled; the cards of a dealt
-# round are squeezed and turned.
+# open -> closed -> dealt -> settled, void from anything before settled; a closed round takes
+# its cards one by one or all at once; the cards of a dealt round are squeezed and turned.
 EXPECTED = {
     (Phase.OPEN, "bet"),
     (Phase.OPEN, "close"),
     (Phase.CLOSED, "deal"),
+    (Phase.CLOSED, "draw"),
     (Phase.DEALT, "squeeze"),
     (Phase.DEALT, "turn"),
     (Phase.DEALT, "settle"),
@@ -81,6 +82,8 @@ def apply(r: Round, action: str, now: int) -> Round:
         return r.close(now).round
     if action == "deal":
         return r.deal(CARDS, now).round
+    if action == "draw":
+        return r.draw(CARDS[len(r.drawn) % len(CARDS)], now).round
     if action == "squeeze":
         return r.squeeze(next_card(r)).round
     if action == "turn":
@@ -163,13 +166,19 @@ def test_random_operation_sequences_keep_the_invariants(
                 (r.phase, action) not in EXPECTED
                 or (action in ("bet", "close") and r.phase is Phase.OPEN)
                 or (action in ("squeeze", "turn") and r.turned(next_card(r)))  # all turned
+                or (action == "deal" and len(r.drawn) > 0)  # part drawn: only draw goes on
             )
             continue
         assert (before.phase, action) in EXPECTED
         if r.phase is not before.phase:
             history.append(r.phase)
-        # Cards exist exactly from dealt on (never in a round voided before the deal).
+        # Cards exist exactly from dealt on (never in a round voided before the deal), and are
+        # what was drawn; a closed round holds part of its coup at most.
         assert (r.cards is not None) is (Phase.DEALT in history)
+        assert r.drawn == tuple(CARDS[: len(r.drawn)])
+        assert r.cards is None or r.cards == r.drawn
+        if r.phase is Phase.CLOSED:
+            assert r.due() is not None and len(r.drawn) < len(CARDS)
         if before.phase.final:
             pytest.fail("a final round changed")
     # Phases only ever move forward.

@@ -21,10 +21,12 @@ from typing import Any, NamedTuple
 from sqlalchemy import Connection, func, select, text, update
 
 from baccarat.cards import Card, parse_cards
+from baccarat.coup import due_slot
 from baccarat.store.clock import db_now
 from baccarat.store.schema import rounds
 from baccarat.table import ACTIONS, Phase, Round, RoundEvent
 from baccarat.table.reveal import RoundFace, round_face
+from baccarat.table.tally import CardTally
 
 __all__ = [
     "RoundChange",
@@ -38,6 +40,7 @@ __all__ = [
     "save_round",
     "shoe_rounds",
     "store_cards",
+    "store_draw",
     "unfinished_rounds",
 ]
 
@@ -103,12 +106,15 @@ class RoundChange(NamedTuple):
 
 
 def _row(row: Any) -> RoundRow:
+    # One column holds the cards drawn so far; they are the coup once it is complete.
+    drawn = () if row.cards is None else tuple(parse_cards(row.cards))
     state = Round(
         id=row.id,
         phase=Phase(row.phase),
         opened_at=row.opened_at,
         closes_at=row.closes_at,
-        cards=None if row.cards is None else tuple(parse_cards(row.cards)),
+        cards=drawn if drawn and due_slot(drawn) is None else None,
+        drawn=drawn,
         void_reason=row.void_reason,
         closed_at=row.closed_at,
         dealt_at=row.dealt_at,
@@ -125,7 +131,7 @@ def _columns(state: Round) -> dict[str, Any]:
         "opened_at": state.opened_at,
         "closes_at": state.closes_at,
         "closed_at": state.closed_at,
-        "cards": None if state.cards is None else " ".join(card.code for card in state.cards),
+        "cards": " ".join(card.code for card in state.drawn) if state.drawn else None,
         "dealt_at": state.dealt_at,
         "revealed": state.revealed,
         "void_reason": state.void_reason,
@@ -231,6 +237,16 @@ def store_cards(
     row = _locked(connection, round_id)
     dealt = row.state.deal(cards, at)
     return RoundChange(save_round(connection, row, dealt.round), dealt.events)
+
+
+def store_draw(
+    connection: Connection, round_id: int, card: Card, at: int, *, left: CardTally | None = None
+) -> RoundChange:
+    """Add one card to the round's cards drawn so far (stored before anyone may see it);
+    ``left`` is what the shoe held before it, by its source's record."""
+    row = _locked(connection, round_id)
+    drawn = row.state.draw(card, at, left=left)
+    return RoundChange(save_round(connection, row, drawn.round), drawn.events)
 
 
 def record_reveal(connection: Connection, round_id: int, revealed: int) -> None:

@@ -1,5 +1,5 @@
-"""The live table domain, pure: round phases, bet validation, bet orders and receipts, reveal
-order, crash policy.
+"""The live table domain, pure: round phases, card by card dealing and card sources, bet
+validation, bet orders and receipts, reveal order, crash policy.
 
 Nothing here reads a clock, a database or the network; the server passes time in.
 
@@ -37,8 +37,10 @@ from baccarat.table.recovery import (
     undealt_action,
 )
 from baccarat.table.reveal import HandName, RevealedCard, reveal_order, turn_order
-from baccarat.table.round import ACTIONS, Phase, Round, Transition, TransitionError
+from baccarat.table.round import ACTIONS, Phase, Round, Slot, Transition, TransitionError
 from baccarat.table.settings import Dealing, TableSettings
+from baccarat.table.sources import CardSource, FairShoeSource, PushedSource
+from baccarat.table.tally import CardTally
 
 __all__ = [
     "ACTIONS",
@@ -49,11 +51,15 @@ __all__ = [
     "BetOrder",
     "BetReceipt",
     "BetsClosed",
+    "CardSource",
     "CardSqueezed",
+    "CardTally",
     "CardTurned",
     "Dealing",
+    "FairShoeSource",
     "HandName",
     "Phase",
+    "PushedSource",
     "Recovery",
     "ResultShown",
     "RevealedCard",
@@ -62,6 +68,7 @@ __all__ = [
     "RoundOpened",
     "RoundSettled",
     "RoundVoided",
+    "Slot",
     "TableSettings",
     "Transition",
     "TransitionError",

@@ -9,6 +9,11 @@ one place that decides what a round may do next.
 Time is an ``int`` of milliseconds since the Unix epoch, passed in by the caller: the domain
 never reads a clock. A round accepts bets only while it is open and before ``closes_at``.
 
+Once closed, a round takes its cards one at a time (``draw``), as a dealer takes them from a
+shoe: it says which slot is due next (``due``), applies the tableau after each card and refuses
+a card that cannot be next, whoever its source (a fair shoe, a card-reading shoe, a dealer's
+keyboard). ``deal`` is a fold of ``draw`` over a whole coup.
+
 >>> from baccarat.cards import parse_cards
 >>> r, events = Round.open(7, opened_at=1_000, closes_at=16_000)
 >>> events
@@ -18,9 +23,12 @@ never reads a clock. A round accepts bets only while it is open and before ``clo
 >>> r, events = r.close(16_000)
 >>> events
 (BetsClosed(round_id=7, closed_at=16000),)
->>> r, events = r.deal(parse_cards("4h 3c 2d 2s 7h"), 16_010)
->>> r.phase, r.coup.winner.value, events
-(<Phase.DEALT: 'dealt'>, 'player', ())
+>>> r.due()
+Slot(hand='player', position=0)
+>>> for card in parse_cards("4h 3c 2d 2s 7h"):
+...     r, events = r.draw(card, 16_010)
+>>> r.phase, r.due(), r.coup.winner.value, events
+(<Phase.DEALT: 'dealt'>, None, 'player', ())
 >>> for card in reveal_order(r.coup):
 ...     r, events = r.turn(card)
 >>> [type(event).__name__ for event in events]
@@ -42,7 +50,7 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from baccarat.cards import Card
-from baccarat.coup import Coup, deal
+from baccarat.coup import Coup, Slot, deal, due_slot
 from baccarat.table.events import (
     BetsClosed,
     CardSqueezed,
@@ -54,8 +62,9 @@ from baccarat.table.events import (
     RoundVoided,
 )
 from baccarat.table.reveal import RevealedCard, reveal_bits, reveal_order
+from baccarat.table.tally import CardTally
 
-__all__ = ["ACTIONS", "Phase", "Round", "Transition", "TransitionError"]
+__all__ = ["ACTIONS", "Phase", "Round", "Slot", "Transition", "TransitionError"]
 
 
 class TransitionError(ValueError):
@@ -81,6 +90,7 @@ class Phase(StrEnum):
 ACTIONS: dict[str, frozenset[Phase]] = {
     "bet": frozenset({Phase.OPEN}),
     "close": frozenset({Phase.OPEN}),
+    "draw": frozenset({Phase.CLOSED}),
     "deal": frozenset({Phase.CLOSED}),
     "squeeze": frozenset({Phase.DEALT}),
     "turn": frozenset({Phase.DEALT}),
@@ -114,6 +124,8 @@ class Round:
     #: The cards turned so far (``baccarat.table.reveal.reveal_bits``): all of them once the
     #: result is shown.
     revealed: int = 0
+    #: The cards drawn so far, in deal order: part of a coup while closed, then ``cards``.
+    drawn: tuple[Card, ...] = ()
 
     @classmethod
     def open(cls, round_id: int, *, opened_at: int, closes_at: int) -> Transition:
@@ -154,12 +166,53 @@ class Round:
         closed = replace(self, phase=Phase.CLOSED, closed_at=now)
         return Transition(closed, (BetsClosed(self.id, now),))
 
-    def deal(self, cards: Sequence[Card], now: int) -> Transition:
-        """Fix the coup's cards (exactly one coup's worth, checked by the tableau). Nobody is
+    def due(self) -> Slot | None:
+        """The slot the next card goes to, or ``None`` when the round is not taking cards
+        (not closed yet, or its coup is complete)."""
+        if self.phase is not Phase.CLOSED:
+            return None
+        return due_slot(self.drawn)
+
+    def refuse_draw(self, card: Card, left: CardTally | None = None) -> str | None:
+        """Why ``card`` cannot be the next card (``None``: it can). ``left`` is what the shoe
+        held before this card, by its source's record; a card it holds none of is refused."""
+        if not self.allows("draw"):
+            return f"cannot draw a card for a {self.phase} round"
+        slot = due_slot(self.drawn)
+        if slot is None:
+            return "the coup is complete"
+        if left is not None and not left.holds(card):
+            return f"the shoe holds no more {card.code}"
+        return None
+
+    def can_draw(self, card: Card, left: CardTally | None = None) -> bool:
+        """Whether ``card`` may be the next card of this round (``refuse_draw`` says why not)."""
+        return self.refuse_draw(card, left) is None
+
+    def draw(self, card: Card, now: int, *, left: CardTally | None = None) -> Transition:
+        """Take the next card. The card that completes the coup deals the round. Nobody is
         told: the cards leave the table only as they are turned."""
+        reason = self.refuse_draw(card, left)
+        if reason is not None:
+            raise TransitionError(f"round {self.id}: {reason}")
+        drawn = (*self.drawn, card)
+        if due_slot(drawn) is not None:
+            return Transition(replace(self, drawn=drawn), ())
+        return Transition(
+            replace(self, phase=Phase.DEALT, cards=drawn, drawn=drawn, dealt_at=now), ()
+        )
+
+    def deal(self, cards: Sequence[Card], now: int) -> Transition:
+        """Draw a whole coup's cards at once (exactly one coup's worth, checked by the tableau).
+        Nobody is told: the cards leave the table only as they are turned."""
         self._check("deal")
-        deal(cards)
-        return Transition(replace(self, phase=Phase.DEALT, cards=tuple(cards), dealt_at=now), ())
+        if self.drawn:
+            raise TransitionError(f"round {self.id}: cards were drawn already")
+        deal(cards)  # one coup exactly, or DealError, before anything changes
+        state = self
+        for card in cards:
+            state = state.draw(card, now).round
+        return Transition(state, ())
 
     def _unturned(self, action: str, card: RevealedCard) -> None:
         self._check(action)
