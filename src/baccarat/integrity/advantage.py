@@ -168,12 +168,6 @@ class Baseline:
     def of(self, bet: str) -> BetBaseline:
         return self.bets.get(bet, BetBaseline())
 
-    def positive_share(self, bet: str) -> float:
-        """The share of the table's coups where ``bet`` had a positive EV."""
-        base = self.of(bet)
-        coups = sum(base.coups)
-        return sum(base.positive) / coups if coups else 0.0
-
 
 @dataclass(frozen=True, slots=True)
 class BetSeen:

@@ -130,10 +130,6 @@ class ReportLine:
         return None if self.turnover == 0 else 100 * self.gross / self.turnover
 
     @property
-    def theoretical_percent(self) -> float | None:
-        return None if self.turnover == 0 else float(100 * self.theoretical.exact / self.turnover)
-
-    @property
     def z(self) -> float | None:
         """How many standard deviations the gross is from the theoretical hold."""
         if self.deviation == 0:

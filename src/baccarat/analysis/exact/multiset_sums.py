@@ -74,11 +74,6 @@ class Reduced:
         self.coefficients: Floats = solution[1:].T
         self.basis = columns[chosen].reshape(len(chosen), SIGNATURES)
 
-    def expand(self, sums: Floats) -> Floats:
-        """The expectation of every column, from those of the basis."""
-        expanded: Floats = self.constant[None, :] + sums @ self.coefficients.T
-        return expanded
-
 
 def kernel_sums(values: Floats, table: Floats) -> Floats:
     """Each shoe's expectation of each column of ``table``, by the compiled kernel."""

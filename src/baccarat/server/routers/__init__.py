@@ -1,11 +1,12 @@
-"""One router per resource: players, tables, bets, rounds, shoes, health, the table feed, and
+"""One router per resource: players, tables, bets, rounds, shoes, health, and
 the player's account (accounts and sessions, the cashier, limits and breaks, the session,
 recall, the rules page); and the operator's side, ``admin_*`` (staff sessions and staff,
 tables, rounds, players, shoes and the audit log, reports).
 
 A router parses a request, calls the service or a player action
 (``baccarat.server.actions``) and answers with a model of ``baccarat.server.models``; no
-router imports another: what several share is in ``baccarat.server.deps``.
+router imports another: what several share is in ``baccarat.server.deps``. The table feed
+(``feed``) has no route: ``feed.FeedLane`` serves it before the app's routing.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from baccarat.server.routers import (
     bets,
     cashier,
     controls,
-    feed,
     health,
     history,
     players,
@@ -53,7 +53,6 @@ ROUTERS: tuple[tuple[APIRouter, dict[int | str, dict[str, Any]]], ...] = (
     (pseudonyms.router, {}),
     (health.router, {}),
     (tickets.router, {}),
-    (feed.router, {}),
     (accounts.router, {}),
     (cashier.router, {}),
     (controls.router, {}),
