@@ -24,10 +24,12 @@ from sqlalchemy import Connection
 from starlette.testclient import WebSocketTestSession
 
 from baccarat.cards import Card
-from baccarat.server import ServerConfig, create_app, tables_from
-from baccarat.server import dealer as dealer_module
+from baccarat.live import dealer as dealer_module
+from baccarat.server import Settings, create_app, tables_from
 from baccarat.server.events import MESSAGES, AnyMessage, schema_text
-from baccarat.store.rounds import RoundChange, store_cards
+from baccarat.store import rounds as rounds_store
+from baccarat.store.rounds import RoundChange
+from baccarat.table import CardTally
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY_MS = 24 * 3_600_000
@@ -101,24 +103,26 @@ def _has(messages: Sequence[dict[str, Any]], kind: str, **fields: Any) -> bool:
 def test_every_message_a_served_table_sends_is_one_the_schema_describes(
     db_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    config = ServerConfig(
-        db_url,
-        tables_from(
+    config = Settings(
+        db=db_url,
+        tables=tables_from(
             [f"{QUICK_TABLE}:face-down", "standard"], betting_ms=1500, reveal_ms=5, result_ms=20
         ),
-        session_idle_ms=DAY_MS,
-        guest_lifetime_ms=DAY_MS,
+        idle_minutes=DAY_MS / 60_000,
+        guest_hours=DAY_MS / 3_600_000,
     )
     policy_clock = MovableClock()
     doomed: list[int] = []  # the standard round whose dealer fails before the deal
 
-    def failing_once(c: Connection, round_id: int, cards: Sequence[Card], at: int) -> RoundChange:
+    def failing_once(
+        c: Connection, *, round_id: int, cards: Sequence[tuple[Card, CardTally | None]]
+    ) -> RoundChange | None:
         if round_id in doomed:
             doomed.remove(round_id)
             raise RuntimeError("the dealer fails between the close and the deal (test)")
-        return store_cards(c, round_id, cards, at)
+        return rounds_store.store_draws(c, round_id=round_id, cards=cards)
 
-    monkeypatch.setattr(dealer_module, "store_cards", failing_once)
+    monkeypatch.setattr(dealer_module, "store_draws", failing_once)
     with TestClient(create_app(config, policy_clock=policy_clock)) as client:
         token = client.post("/api/players").json()["token"]
         settings = {"time_limit_s": None, "reality_check_every_s": REALITY_CHECK_S}

@@ -20,10 +20,11 @@ from typing import Any
 import pytest
 from serving import free_port, services_required, wait_until
 
+from baccarat.live.table import LiveTable
 from baccarat.rulesets import load_ruleset
 from baccarat.server.broadcast import Broadcast
 from baccarat.server.fanout import RedisFanout
-from baccarat.server.live import LiveTable
+from baccarat.server.live import TableFeed
 from baccarat.server.mirror import Client, TableMirror
 from baccarat.server.presence import Presence
 from baccarat.store.rounds import RoundChange, RoundRow
@@ -61,9 +62,8 @@ def mirror() -> TableMirror:
 def _table_snapshot() -> dict[str, Any]:
     """A real snapshot: a live table's with round 1 open."""
     sent: list[Broadcast] = []
-    live = LiveTable(
-        TableSettings("ez", "ez"), load_ruleset("ez"), Clock(), outlet=sent.append, audience=int
-    )
+    live = LiveTable(TableSettings("ez", "ez"), load_ruleset("ez"))
+    TableFeed(live, Clock(), outlet=sent.append, audience=int)
     state, events = Round.open(1, opened_at=NOW, closes_at=NOW + 15_000)
     live.follow(RoundChange(RoundRow(1, "ez", "shoe-1", 1, state), events))
     return sent[-1].snapshot

@@ -14,12 +14,13 @@ import pytest
 
 from baccarat.cards import parse_cards
 from baccarat.coup import Outcome
+from baccarat.live.table import LiveTable
 from baccarat.rulesets import load_ruleset
 from baccarat.server import quiet_gc
 from baccarat.server.clock import iso_utc
 from baccarat.server.events import MESSAGES
 from baccarat.server.fanout import LocalFanout
-from baccarat.server.live import LiveTable, ruleset_view
+from baccarat.server.live import TableFeed, ruleset_view
 from baccarat.server.mirror import MAX_QUEUE, Client, TableMirror
 from baccarat.server.quiet_gc import AUTOMATIC_FULL_AFTER, QuietCollector
 from baccarat.store.rounds import RoundChange, RoundRow
@@ -57,19 +58,17 @@ def drain(client: Client) -> list[dict[str, Any]]:
     return out
 
 
-def table() -> tuple[LiveTable, TableMirror]:
-    """A live table handing its broadcasts to this node's mirror, as ``serve`` alone does."""
+def table() -> tuple[LiveTable, TableFeed, TableMirror]:
+    """A live table whose feed hands its broadcasts to this node's mirror, as ``serve`` alone
+    does."""
     settings, ruleset, clock = TableSettings("ez", "ez"), load_ruleset("ez"), FixedClock(NOW)
     mirror = TableMirror(settings, ruleset, clock)
-    live = LiveTable(
-        settings,
-        ruleset,
-        clock,
-        outlet=LocalFanout({"ez": mirror}).publish,
-        audience=mirror.audience,
+    live = LiveTable(settings, ruleset)
+    feed = TableFeed(
+        live, clock, outlet=LocalFanout({"ez": mirror}).publish, audience=mirror.audience
     )
-    mirror.on_audience = live.audience_changed
-    return live, mirror
+    mirror.on_audience = feed.audience_changed
+    return live, feed, mirror
 
 
 def opened_round() -> RoundChange:
@@ -80,7 +79,7 @@ def opened_round() -> RoundChange:
 
 def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
     async def run() -> None:
-        live, mirror = table()
+        live, feed, mirror = table()
         opened = opened_round()
         live.follow(opened)
         alice, spectator, other = Client("alice"), Client(None), Client(None)
@@ -117,9 +116,9 @@ def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
         assert mine[2]["balance"] == 900 and mine[2]["net"] == -100 and mine[2]["players"] == 2
         assert "balance" not in theirs[2] and theirs[2]["seq"] == mine[2]["seq"]
         assert all(m["now"] == NOW for m in mine[1:])
-        assert mine[0]["table"]["watching"] == 0 and live.snapshot()["watching"] == 3
-        assert mirror.snapshot()["watching"] == 3 and mirror.seq == live.seq == 3
-        assert {**mirror.snapshot(), "now": 0} == {**live.snapshot(), "now": 0}
+        assert mine[0]["table"]["watching"] == 0 and feed.snapshot()["watching"] == 3
+        assert mirror.snapshot()["watching"] == 3 and mirror.seq == feed.seq == 3
+        assert {**mirror.snapshot(), "now": 0} == {**feed.snapshot(), "now": 0}
         assert mine[0]["table"]["round"]["phase"] == "open"
         # Every message is one the published schema describes, and is sent as its model
         # writes it.
@@ -139,7 +138,7 @@ def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
 
 
 def test_the_live_table_follows_what_the_round_returned() -> None:
-    live, mirror = table()
+    live, feed, mirror = table()
     opened = opened_round()
     live.follow(opened)
     phases = [live.phase]
@@ -155,13 +154,14 @@ def test_the_live_table_follows_what_the_round_returned() -> None:
         state, events = state.turn(card)
         live.announce(row, events)
     assert [c.card.code for c in live.revealed] == [c.code for c in CARDS]
-    assert live.result is not None and live.result["winner"] == "player"
-    assert len(live.board) == 1 and live.seq == 2 + len(CARDS) + 1
+    assert live.result is not None and live.result.winner.value == "player"
+    assert feed.snapshot()["result"]["winner"] == "player"
+    assert len(live.board) == 1 and feed.seq == 2 + len(CARDS) + 1
     settled = state.settle(NOW + 16_000)
     live.follow(RoundChange(RoundRow(1, "ez", "shoe-1", 1, settled.round), settled.events), {})
     phases.append(live.phase)
     assert phases == [Phase.OPEN, Phase.CLOSED, Phase.DEALT, Phase.SETTLED]
-    assert mirror.phase is Phase.SETTLED and mirror.seq == live.seq
+    assert mirror.phase is Phase.SETTLED and mirror.seq == feed.seq
     assert live.last_round == {"id": 1, "number": 1, "phase": "settled", "void_reason": None}
     # A round resumed with two cards shown: the table shows those two, in its turn order.
     resumed = RoundRow(2, "ez", "shoe-1", 2, replace(row.state, id=2, revealed=0b101))
@@ -171,7 +171,7 @@ def test_the_live_table_follows_what_the_round_returned() -> None:
 
 def test_a_client_too_far_behind_is_dropped_and_forgotten() -> None:
     async def run() -> None:
-        live, mirror = table()
+        live, _, mirror = table()
         opened = opened_round()
         live.follow(opened)
         slow = Client(None)

@@ -15,10 +15,11 @@ from typing import Any, cast
 
 from websockets.frames import Frame, Opcode
 
+from baccarat.live.table import LiveTable
 from baccarat.rulesets import load_ruleset
 from baccarat.server.broadcast import Broadcast
 from baccarat.server.clock import SystemClock
-from baccarat.server.live import LiveTable
+from baccarat.server.live import TableFeed
 from baccarat.server.mirror import TOO_FAR_BEHIND, Client, TableMirror
 from baccarat.server.wsprotocol import MAX_BUFFERED_BYTES, FeedProtocol, FrameWriter
 from baccarat.store.rounds import RoundChange, RoundRow
@@ -70,7 +71,8 @@ def _snapshot() -> dict[str, Any]:
     """A real snapshot: a live table's with round 1 open."""
     sent: list[Broadcast] = []
     settings = TableSettings("standard", "standard")
-    live = LiveTable(settings, RULES, SystemClock(), outlet=sent.append, audience=int)
+    live = LiveTable(settings, RULES)
+    TableFeed(live, SystemClock(), outlet=sent.append, audience=int)
     state, events = Round.open(1, opened_at=NOW, closes_at=NOW + 15_000)
     live.follow(RoundChange(RoundRow(1, "standard", "shoe-1", 1, state), events))
     return sent[-1].snapshot

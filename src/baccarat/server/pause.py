@@ -1,12 +1,13 @@
-"""The dealer's checkpoints, and the test-only observer that stops it at one (crash tests).
+"""The crash tests' observer of the dealers' steps: it stops a dealer at one.
 
-The dealer reports four checkpoints of each round that has bets: ``open`` (the deadline
-reached, before the close), ``closing`` (closed, before the cards are drawn), ``dealing``
-(cards stored, two revealed) and ``settling`` (inside the settlement transaction, before its
-commit). Nobody listens, and reporting costs one lookup, unless ``baccarat serve`` installed
-the observer: it does so only when ``BACCARAT_TEST_PAUSE_AT`` names a point. The observer then
-stops the first round with bets to reach that point, writes ``baccarat-test-pause: <point>
-round <id>`` to stderr, and holds the dealer there for the test to kill the process.
+A dealer tells its observers each step of a round (``baccarat.live.observers``): ``open``
+(the deadline reached, before the close), ``closing`` (closed, before the cards are drawn),
+``dealing`` (cards stored, two revealed) and ``settling`` (inside the settlement transaction,
+before its commit). A dealer has no observer unless ``baccarat serve`` installed this one: it
+does so only when ``BACCARAT_TEST_PAUSE_AT`` names a step, and the service then adds it to
+every dealer it starts. It stops the first round with bets to reach that step, writes
+``baccarat-test-pause: <step> round <id>`` to stderr, and holds the dealer there for the test
+to kill the process.
 
 >>> observer() is None
 True
@@ -25,7 +26,8 @@ import os
 import sys
 import time
 from collections.abc import Mapping
-from typing import Literal, get_args
+
+from baccarat.live.observers import STEPS, Step, StepName
 
 __all__ = [
     "ENV_VAR",
@@ -38,13 +40,14 @@ __all__ = [
 ]
 
 ENV_VAR = "BACCARAT_TEST_PAUSE_AT"
-Checkpoint = Literal["open", "closing", "dealing", "settling"]
-POINTS: tuple[Checkpoint, ...] = get_args(Checkpoint)
+Checkpoint = StepName
+POINTS: tuple[Checkpoint, ...] = STEPS
 _HOLD_SECONDS = 3600.0
 
 
 class PauseAt:
-    """Stops the dealer once, at ``point`` of the first round with bets that reaches it."""
+    """Stops a dealer once, at ``point`` of the first round with bets that reaches it (an
+    observer of every dealer: ``baccarat.live.observers.Observer``)."""
 
     def __init__(self, point: Checkpoint) -> None:
         self.point = point
@@ -57,6 +60,16 @@ class PauseAt:
     def _announce(self, point: Checkpoint, round_id: int) -> None:
         self.done = True
         print(f"baccarat-test-pause: {point} round {round_id}", file=sys.stderr, flush=True)
+
+    async def at(self, step: Step) -> None:
+        """The dealer is at ``step``: hold it there if it is the point, with bets."""
+        if step.has_bets and self.wants(step.name):
+            await self.hold_async(step.name, step.round_id)
+
+    def in_transaction(self, step: Step) -> None:
+        """The dealer is at ``step`` inside a transaction: hold its thread there."""
+        if step.has_bets and self.wants(step.name):
+            self.hold(step.name, step.round_id)
 
     def hold(self, point: Checkpoint, round_id: int) -> None:
         """Stop this thread (used inside a database transaction)."""

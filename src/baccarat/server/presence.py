@@ -5,17 +5,18 @@ Each node writes, every ``every_s``: its heartbeat in the sorted set ``<prefix>:
 <node>`` (expiring, so a dead node's count goes away by itself). It then reads the others'
 and keeps the totals, which the mirrors show and the dealer of a table announces. A node
 counts as up while its heartbeat is younger than ``NODE_TTL_MS``: that is how a node knows
-its share of the tables.
+its share of the tables. The heartbeats are the server's ``Clock`` (every node's system clock
+in production: nodes compare each other's).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from baccarat.server.clock import Clock, SystemClock
 from baccarat.server.mirror import TableMirror
 
 if TYPE_CHECKING:
@@ -40,8 +41,10 @@ class Presence:
         mirrors: Mapping[str, TableMirror],
         *,
         every_s: float = 1.0,
+        clock: Clock | None = None,
     ) -> None:
         self.redis = redis
+        self.clock = clock or SystemClock()
         self.prefix = prefix
         self.node_id = node_id
         self.mirrors = mirrors
@@ -63,7 +66,7 @@ class Presence:
 
     async def beat(self) -> None:
         """Write this node's heartbeat and counts, then read every node's."""
-        now = int(time.time() * 1000)
+        now = self.clock.now_ms()
         nodes_key = f"{self.prefix}:nodes"
         ttl = NODE_TTL_MS * 2
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -100,7 +103,7 @@ class Presence:
                 if not self._failing:
                     self._failing = True
                     log.warning("redis unavailable to presence (%s); retrying", error)
-            await asyncio.sleep(self.every_s)
+            await self.clock.sleep(self.every_s)
 
     async def leave(self) -> None:
         """Take this node out at once (a clean stop)."""

@@ -40,7 +40,7 @@ __all__ = [
     "save_round",
     "shoe_rounds",
     "store_cards",
-    "store_draw",
+    "store_draws",
     "unfinished_rounds",
 ]
 
@@ -239,14 +239,22 @@ def store_cards(
     return RoundChange(save_round(connection, row, dealt.round), dealt.events)
 
 
-def store_draw(
-    connection: Connection, round_id: int, card: Card, at: int, *, left: CardTally | None = None
-) -> RoundChange:
-    """Add one card to the round's cards drawn so far (stored before anyone may see it);
-    ``left`` is what the shoe held before it, by its source's record."""
-    row = _locked(connection, round_id)
-    drawn = row.state.draw(card, at, left=left)
-    return RoundChange(save_round(connection, row, drawn.round), drawn.events)
+def store_draws(
+    connection: Connection, *, round_id: int, cards: Sequence[tuple[Card, CardTally | None]]
+) -> RoundChange | None:
+    """Add ``cards`` to the round's coup in one transaction, each checked by the round with
+    what the shoe held before it (``None``: not known); stored before anyone may see them.
+
+    ``None`` if the round no longer takes cards (voided since it closed); a card the round
+    refuses raises ``TransitionError`` and nothing is written.
+    """
+    current = get_round(connection, round_id, lock=True)
+    if current is None or not current.state.allows("draw"):
+        return None
+    state, at = current.state, db_now(connection)
+    for card, left in cards:
+        state = state.draw(card, at, left=left).round
+    return RoundChange(save_round(connection, current, state), ())
 
 
 def record_reveal(connection: Connection, round_id: int, revealed: int) -> None:

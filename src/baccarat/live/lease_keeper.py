@@ -32,18 +32,21 @@ from typing import TypeVar
 
 from sqlalchemy import Connection, text
 
-from baccarat.server.dealer import Dealer
-from baccarat.server.metrics import Metrics
+from baccarat.live.commands import ChangeDealer
+from baccarat.live.dealer import Dealer
 from baccarat.store import Database
 from baccarat.store.leases import FencedError, acquire, release, renew
 
-__all__ = ["SAFETY", "Held", "LeaseKeeper"]
+__all__ = ["SAFETY", "Held", "LeaseChange", "LeaseKeeper"]
 
 #: The share of a lease a node trusts its own clock for (the database's clock decides).
 SAFETY = 0.75
 
 T = TypeVar("T")
-log = logging.getLogger("baccarat.server")
+log = logging.getLogger("baccarat.live")
+#: Told each change of a lease: the table, the change (``taken``, ``fenced``, ``dropped``,
+#: ``handed_over``) and whether this node holds the table now (the server's metrics).
+LeaseChange = Callable[[str, str, bool], None]
 
 
 @dataclass(eq=False)
@@ -83,7 +86,7 @@ class LeaseKeeper:
         *,
         nodes_up: Callable[[], int],
         start_dealer: Callable[[Held], asyncio.Task[None]],
-        metrics: Metrics | None = None,
+        on_change: LeaseChange | None = None,
     ) -> None:
         self.database = database
         self.node_id = node_id
@@ -91,7 +94,7 @@ class LeaseKeeper:
         self.lease_ms = lease_ms
         self.nodes_up = nodes_up
         self.start_dealer = start_dealer
-        self.metrics = metrics
+        self.on_change = on_change
         self.held: dict[str, Held] = {}
         self._thread = ThreadPoolExecutor(1, thread_name_prefix="baccarat-leases")
         self._stopping = False
@@ -173,7 +176,7 @@ class LeaseKeeper:
             surplus = max(self.held.values(), key=lambda h: _rank(h.table_id, self.node_id))
             surplus.handing_over = True
             if surplus.dealer is not None:
-                surplus.dealer.hand_over.set()
+                surplus.dealer.send(ChangeDealer())
         for table_id in self._order():
             if table_id in self.held or self._stopping:
                 continue
@@ -207,9 +210,8 @@ class LeaseKeeper:
             self._count(table_id, "taken")
 
     def _count(self, table_id: str, change: str) -> None:
-        if self.metrics is not None:
-            self.metrics.lease_changes.labels(table_id, change).inc()
-            self.metrics.leases.labels(table_id).set(1 if table_id in self.held else 0)
+        if self.on_change is not None:
+            self.on_change(table_id, change, table_id in self.held)
 
     def _fenced_off(self, held: Held, reason: str) -> None:
         self._count(held.table_id, "fenced")

@@ -1,0 +1,653 @@
+"""The dealer of one table: shoes, rounds, the reveal and the settlement, forever.
+
+Per round: open with a deadline (database time), close at the deadline, draw the coup card by
+card from the table's card source (each card stored before anyone may see it), reveal the
+cards one by one (each recorded in the round's ``revealed`` just after its event, so the
+stored views never run ahead of the feed), settle every bet in one transaction. The shoe's
+commitment is published before its first round; its server seed after its last. A face-down
+table squeezes each card (a ``squeeze`` event without the card, a pause) before turning it.
+On start, and after any failure, the dealer first rebuilds its state from the database and
+finishes what was left (``baccarat.table.recovery``).
+
+The dealer decides nothing about a round: every step is the round's state machine's
+(``baccarat.table.Round``), through the store for the steps that are stored. The dealer keeps
+the time (deadlines, pauses), hands the events each step returned to the live table, and
+carries out the commands it is sent (``baccarat.live.commands``) whenever it waits, so a
+command never lands half-way through a step: an operator's pause holds the next round, a
+void of the round in play (open, closed, mid-reveal) stops it where it is. It never peeks at
+its source's future: what the integrity monitor prices side bets on is the source's own
+tally of the cards it has given. Observers (``baccarat.live.observers``) are told each step
+of a round and awaited; only the crash tests install one.
+
+In a cluster the dealer acts under its node's lease of the table: ``fence`` runs first in
+every write transaction (``baccarat.store.leases.fence``) and refuses it once the lease has
+gone to another node or lapsed. A fenced dealer stops at once, writing nothing more; the
+node that took the table over finishes the round by the same recovery as a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from functools import partial
+from typing import Any, TypeVar
+
+from sqlalchemy import Connection
+
+from baccarat.analysis.exact.counts import CardCounts
+from baccarat.cards import Card
+from baccarat.coup import due_slot
+from baccarat.fair import commitment, new_server_seed
+from baccarat.live.commands import (
+    ApplyControls,
+    ChangeDealer,
+    ChangeShoe,
+    CloseBets,
+    CloseTable,
+    Command,
+    Done,
+    Draw,
+    OpenRound,
+    Pause,
+    Refused,
+    Reply,
+    Resume,
+    Voided,
+    VoidRound,
+)
+from baccarat.live.events import RoundCancelled, RoundPaid
+from baccarat.live.inbox import Inbox
+from baccarat.live.observers import Observer, Step, StepName
+from baccarat.live.ports import Clock, Fence, Store
+from baccarat.live.table import LiveTable, finished_round
+from baccarat.refusals import RefusalCode
+from baccarat.roads import Scoreboard
+from baccarat.rulesets import RuleSet, parse_ruleset
+from baccarat.store.bet_reads import round_has_bets, round_stakes
+from baccarat.store.clock import db_now
+from baccarat.store.leases import FencedError
+from baccarat.store.ledger import new_id
+from baccarat.store.rounds import (
+    RoundChange,
+    RoundRow,
+    close_round,
+    get_round,
+    last_finished_round,
+    open_round,
+    record_reveal,
+    shoe_rounds,
+    store_draws,
+    unfinished_rounds,
+)
+from baccarat.store.seal import SeedVault
+from baccarat.store.settlement import SettledRound, VoidedRound, settle_round, void_round
+from baccarat.store.shoes import (
+    ShoeRow,
+    end_shoe,
+    fix_client_seed,
+    get_shoe,
+    last_ended_shoe,
+    open_shoe,
+    start_shoe,
+)
+from baccarat.store.table_controls import get_control, take_pending
+from baccarat.table import (
+    RESTART_VOID_REASON,
+    CardSource,
+    CardTally,
+    FairShoeSource,
+    Phase,
+    TransitionError,
+    recovery_action,
+    turn_order,
+)
+
+__all__ = ["Dealer"]
+
+T = TypeVar("T")
+#: How often, at most, the open round's stakes per spot are read and sent.
+STAKES_EVERY_S = 0.5
+log = logging.getLogger("baccarat.live")
+
+
+class Dealer:
+    """Runs one table. ``table_ruleset`` applies from the next new shoe."""
+
+    def __init__(
+        self,
+        table: LiveTable,
+        table_ruleset: RuleSet,
+        store: Store,
+        clock: Clock,
+        *,
+        vault: SeedVault,
+        fence: Fence | None = None,
+        node_id: str = "",
+        observers: Sequence[Observer] = (),
+    ) -> None:
+        self.table = table
+        #: Checks, inside each write transaction, that this dealer may still write.
+        self.fence = fence
+        self.node_id = node_id
+        self.observers = list(observers)
+        #: Set to stop after the round in play (the table goes to another node).
+        self.hand_over = asyncio.Event()
+        #: Why a write was refused, once the lease's fence has stopped this dealer.
+        self.fenced: str | None = None
+        self.vault = vault
+        self.table_ruleset = table_ruleset
+        self.store = store
+        self.clock = clock
+        #: Where the cards of the shoe in play come from (``None`` until its client seed
+        #: is fixed), positioned after the last stored card.
+        self.source: CardSource | None = None
+        #: The operators' status of the table (``baccarat.store.table_controls``).
+        self.status = "open"
+        self._change_shoe = False
+        self.next_number = 1
+        self.ready = asyncio.Event()
+        self._inbox = Inbox()
+
+    @property
+    def table_id(self) -> str:
+        return self.table.id
+
+    # -- commands ----------------------------------------------------------------------
+
+    def send(self, command: Command) -> asyncio.Future[Reply]:
+        """Queue ``command``; it is carried out the next time the dealer waits."""
+        return self._inbox.send(command)
+
+    async def _wait(self, seconds: float | None) -> None:
+        """Wait ``seconds`` on the clock (``None``: until a command comes), carrying out every
+        command that arrives meanwhile."""
+        await self._inbox.wait(self.clock, seconds, self._carry_out)
+
+    async def _drain(self) -> None:
+        """Carry out the commands waiting, without waiting for more."""
+        await self._inbox.drain(self._carry_out)
+
+    async def _carry_out(self, command: Command, reply: asyncio.Future[Reply] | None) -> None:
+        if reply is not None and reply.cancelled():  # withdrawn: nobody waits for it
+            return
+        try:
+            answer = await self._handle(command)
+        except BaseException as error:
+            if reply is not None and not reply.done():
+                reply.set_exception(RuntimeError(f"table {self.table_id}: {error!r}"))
+            raise
+        if reply is not None and not reply.done():
+            reply.set_result(answer)
+
+    async def _handle(self, command: Command) -> Reply:
+        match command:
+            case Pause() | Resume() | CloseTable() | ApplyControls():
+                # The operators' change is stored (audited) already: the database says.
+                control = await self.store.read(lambda c: get_control(c, self.table_id))
+                self.status = control.status
+                return Done()
+            case VoidRound():
+                return await self._staff_void(command)
+            case ChangeShoe():
+                self._change_shoe = True
+                return Done()
+            case ChangeDealer():
+                self.hand_over.set()
+                return Done()
+            case Draw(card=card):
+                push = getattr(self.source, "push", None)
+                if push is None:
+                    return Refused(
+                        RefusalCode.INVALID_REQUEST, "this table's shoe takes no card from outside"
+                    )
+                push(card)
+                return Done()
+            case OpenRound() | CloseBets():
+                return Refused(
+                    RefusalCode.INVALID_REQUEST, "this table's dealer paces its own rounds"
+                )
+
+    # -- the dealer's loop -------------------------------------------------------------
+
+    async def run(self) -> None:
+        """Deal until cancelled, fenced off or handed over; after a failure, rebuild from the
+        database and go on."""
+        while True:
+            try:
+                resumable = await self.recover()
+                self.table.sync()
+                self.ready.set()
+                await self.resume(resumable)
+                while not self.hand_over.is_set():
+                    await self._drain()
+                    await self._ensure_shoe()
+                    if await self._may_open():
+                        await self._play_round()
+                log.warning("baccarat-node: %s hands %s over", self.node_id, self.table_id)
+                return
+            except asyncio.CancelledError:
+                raise
+            except FencedError as fenced:  # its node's lease keeper says so, once
+                self.fenced = str(fenced)
+                return
+            except Exception:
+                log.exception("dealer of table %s failed; recovering", self.table_id)
+                await self.clock.sleep(1.0)
+
+    async def _write(self, fn: Callable[[Connection], T]) -> T:
+        """``fn`` in a write transaction, refused (``FencedError``) if this dealer may not write."""
+        fence = self.fence
+        if fence is None:
+            return await self.store.write(fn)
+
+        def fenced(connection: Connection) -> T:
+            fence(connection)
+            return fn(connection)
+
+        return await self.store.write(fenced)
+
+    async def _step(self, name: StepName, round_id: int) -> None:
+        """Tell the observers (if any) that the dealer is at step ``name`` of the round."""
+        if not self.observers:
+            return
+        has_bets = await self.store.read(lambda c: round_has_bets(c, round_id))
+        step = Step(name, self.table_id, round_id, has_bets)
+        for observer in self.observers:
+            await observer.at(step)
+
+    async def _may_open(self) -> bool:
+        """Whether a new round may open: wait while operators pause or close the table (the
+        round in play has finished by now); ``False`` if the table is handed over."""
+        while self.status != "open" and not self.hand_over.is_set():
+            await self._wait(None)  # until a command: nothing is polled
+        return not self.hand_over.is_set()
+
+    def _voided_in_play(self, round_id: int) -> bool:
+        """Whether the round in play was voided by a command while the dealer waited."""
+        row = self.table.round
+        return row is not None and row.id == round_id and row.phase is Phase.VOIDED
+
+    # -- recovery --------------------------------------------------------------------
+
+    async def recover(self) -> list[RoundRow]:
+        """Load the shoe in play, void every unfinished round without cards; the rounds to
+        finish (draw on, or reveal and settle).
+
+        The voids are done before the server listens (no bet can land in such a round); each
+        client that connects later finds the last one in its snapshot's ``last_round``.
+        """
+        control = await self.store.read(lambda c: get_control(c, self.table_id))
+        self.status = control.status
+        self._use_controls(control.applied)
+        shoe_row = await self.store.read(lambda c: open_shoe(c, self.table_id, self.vault))
+        ended = await self.store.read(lambda c: last_ended_shoe(c, self.table_id))
+        self.table.previous_shoe = None if ended is None else ended.public()
+        self.table.begin(None)
+        if shoe_row is None:
+            self.table.shoe, self.source = None, None
+            self.table.board = Scoreboard()
+        else:
+            await self._load_shoe(shoe_row)
+        pending = await self.store.read(lambda c: unfinished_rounds(c, self.table_id))
+        resumable: list[RoundRow] = []
+        for row in pending:
+            drawn = len(row.state.drawn)
+            action = recovery_action(row.phase, has_cards=row.cards is not None, drawn=drawn)
+            if action == "void":
+                await self._void(row, RESTART_VOID_REASON)
+            elif action in ("resume", "draw"):
+                resumable.append(row)
+        last = await self.store.read(lambda c: last_finished_round(c, self.table_id))
+        self.table.last_round = None if last is None else finished_round(last)
+        if resumable:
+            self.table.begin(resumable[0])
+        return resumable
+
+    async def resume(self, resumable: list[RoundRow]) -> None:
+        """Finish each round left: draw the rest of a partial coup from the source, then
+        reveal and settle, while the clients watch."""
+        for row in resumable:
+            log.info("table %s: resuming round %d with its stored cards", self.table_id, row.id)
+            self.table.begin(row)
+            if row.cards is None:
+                dealt = await self._draw(row)
+                if dealt is None:
+                    continue
+                row = dealt
+            await self._reveal_and_settle(row)
+        shoe_row = self.table.shoe
+        source = self.source
+        if shoe_row is not None and not shoe_row.ended and source and source.finished:
+            await self._end_shoe()
+
+    async def _load_shoe(self, shoe_row: ShoeRow) -> None:
+        rounds = await self.store.read(lambda c: shoe_rounds(c, shoe_row.id))
+        ruleset = parse_ruleset(shoe_row.ruleset_toml)
+        self.table.shoe = shoe_row
+        self.table.use_ruleset(ruleset)
+        self.table.board = Scoreboard()
+        self.next_number = max((r.number for r in rounds), default=0) + 1
+        self.source = None
+        self.table.cards_left = 52 * shoe_row.decks
+        if shoe_row.client_seed is None:
+            return
+        stored = [row.state.drawn for row in rounds if row.state.drawn]
+        # ``ShoeError`` if the stored cards differ from the shoe's order: the dealer stops
+        # and recovers again rather than deal on from a shoe that is not the record.
+        self.source = FairShoeSource.resume(shoe_row.fair().shoe(ruleset.shoe), stored)
+        pending = 0
+        for row in rounds:
+            if row.cards is not None and row.phase is Phase.SETTLED:
+                self.table.board.add_coup(row.state.coup)
+            elif not row.phase.final:
+                pending += len(row.state.drawn)
+        self.table.cards_left = self.source.left.total + pending
+
+    async def _void(self, row: RoundRow, reason: str) -> None:
+        def run(c: Connection) -> VoidedRound | None:
+            return void_round(c, row, reason, db_now(c))
+
+        voided = await self._write(run)
+        if voided is None:  # finished already
+            return
+        log.info("table %s: round %d voided (%s)", self.table_id, row.id, reason)
+        self._show_void(voided, "system:dealer")
+
+    def _show_void(self, voided: VoidedRound, actor: str) -> None:
+        """Publish a void: the table shows it (the round in play follows it), with what came
+        back to each player in their own copy."""
+        change = voided.change
+        own = {player: {"returned": amount} for player, amount in voided.returned.items()}
+        self.table.subscribers.publish(
+            RoundCancelled(self.table_id, change.row, dict(voided.returned), actor)
+        )
+        if self.table.round is not None and self.table.round.id == change.row.id:
+            self.table.follow(change, own)
+        else:  # not the round in play: a client learns of it from the event or its last_round
+            self.table.announce(change.row, change.events, own)
+
+    async def _staff_void(self, command: VoidRound) -> Reply:
+        """Void a round of this table by its own rule, audited as the command's actor."""
+        round_id = command.round_id
+
+        def run(c: Connection) -> VoidedRound | RoundRow | None:
+            row = get_round(c, round_id, lock=True)
+            if row is None or row.table_id != self.table_id:
+                return None
+            voided = void_round(
+                c, row, command.reason, db_now(c), actor=command.actor, audit=command.audit
+            )
+            return row if voided is None else voided
+
+        outcome = await self._write(run)
+        if outcome is None:
+            return Refused(RefusalCode.ROUND_NOT_FOUND, f"there is no round {round_id}")
+        if isinstance(outcome, RoundRow):
+            message = f"round {round_id} is {outcome.phase.value}: only a round in play is voided"
+            return Refused(RefusalCode.ROUND_FINISHED, message)
+        log.info("table %s: round %d voided by %s", self.table_id, round_id, command.actor)
+        self._show_void(outcome, command.actor)
+        return Voided(round_id, dict(outcome.returned))
+
+    # -- what operators set (baccarat.store.table_controls) -------------------------
+
+    def _use_controls(self, applied: dict[str, Any] | None) -> None:
+        """Deal by the rule set and settings operators applied (``None``: the table's own)."""
+        if not applied:
+            return
+        toml = applied.get("ruleset_toml")
+        if toml is not None:
+            self.table_ruleset = parse_ruleset(toml)
+        if applied.get("settings"):
+            self.table.settings = replace(self.table.settings, **applied["settings"])
+
+    # -- shoes -----------------------------------------------------------------------
+
+    async def _ensure_shoe(self) -> None:
+        live_shoe = self.table.shoe
+        if live_shoe is not None and not live_shoe.ended:
+            finished = self._change_shoe or (self.source is not None and self.source.finished)
+            if not finished:
+                return
+            await self._end_shoe()
+        self._change_shoe = False
+        # What operators changed for the next shoe applies from this one.
+        self._use_controls(await self._write(lambda c: take_pending(c, self.table_id, db_now(c))))
+        ruleset = self.table_ruleset
+        seed, shoe_id = new_server_seed(), new_id()
+
+        def run(c: Connection) -> ShoeRow:
+            return start_shoe(
+                c,
+                shoe_id=shoe_id,
+                table_id=self.table_id,
+                decks=ruleset.decks,
+                ruleset_toml=ruleset.to_toml(),
+                server_seed=seed,
+                commitment=commitment(seed),
+                at=db_now(c),
+                vault=self.vault,
+            )
+
+        row = await self._write(run)
+        self.table.shoe, self.source, self.next_number = row, None, 1
+        self.table.use_ruleset(ruleset)
+        self.table.board = Scoreboard()
+        self.table.cards_left = 52 * row.decks
+        self.table.begin(None)
+        self.table.announce_shoe_start(row)
+
+    async def _end_shoe(self) -> None:
+        shoe_row = self.table.shoe
+        assert shoe_row is not None
+        fair = shoe_row.fair()
+        digest = fair.digest
+
+        def run(c: Connection) -> ShoeRow | None:
+            end_shoe(c, shoe_row.id, digest, db_now(c), fair.server_seed)
+            return get_shoe(c, shoe_row.id)
+
+        ended = await self._write(run)
+        assert ended is not None
+        self.table.shoe = ended
+        self.table.announce_shoe_end(ended, fair.server_seed)
+
+    async def _open_source(self) -> CardSource:
+        """The source of the shoe in play, made once its client seed is fixed (at the first
+        close of the shoe)."""
+        if self.source is None:
+            shoe_row = self.table.shoe
+            assert shoe_row is not None
+            shoe_id = shoe_row.id
+            shoe_now = await self.store.read(lambda c: get_shoe(c, shoe_id, vault=self.vault))
+            assert shoe_now is not None
+            self.table.shoe = shoe_now
+            self.source = FairShoeSource(shoe_now.fair().shoe(self.table.ruleset.shoe))
+            self.table.cards_left = self.source.left.total
+        return self.source
+
+    # -- one round -------------------------------------------------------------------
+
+    async def _play_round(self) -> None:
+        shoe_row = self.table.shoe
+        assert shoe_row is not None
+        number, betting_ms = self.next_number, self.table.settings.betting_ms
+
+        def opening(c: Connection) -> RoundChange:
+            return open_round(
+                c, table_id=self.table_id, shoe_id=shoe_row.id, number=number, betting_ms=betting_ms
+            )
+
+        opened = await self._write(opening)
+        self.next_number = number + 1
+        if self.source is not None:
+            self.table.cards_left = self.source.left.total
+        table = self.table
+        table.begin(opened.row)
+        table.follow(opened)
+        closed = await self._close(opened.row)
+        table.follow(closed)
+        if closed.row.phase is Phase.VOIDED:  # voided while it was open
+            return
+        await self._step("closing", closed.row.id)
+        # What the shoe held before this coup: the integrity monitor prices each side bet on
+        # it (the source's own tally, never its future).
+        source = await self._open_source()
+        before = CardCounts(source.left.counts)
+        dealt = await self._draw(closed.row)
+        if dealt is None:
+            await self._after_round()
+            return
+        await self._reveal_and_settle(dealt, before)
+
+    async def _draw(self, row: RoundRow) -> RoundRow | None:
+        """Draw the round's coup from the source, card by card, each card checked by the round
+        (``Round.draw``) and stored before any is shown; ``None`` if it was voided meanwhile.
+
+        The cards the source has at hand are stored together (a fair shoe's whole coup in one
+        transaction: no card is shown before it is turned); a source that has none yet (a
+        card-reading shoe waiting for its dealer) is waited for, each card stored as it comes.
+        """
+        source = await self._open_source()
+        drawn = list(row.state.drawn)
+        while due_slot(drawn) is not None:
+            cards: list[tuple[Card, CardTally]] = []
+            while due_slot([*drawn, *(card for card, _ in cards)]) is not None:
+                left = source.left
+                card = source.take()
+                if card is None:
+                    break
+                cards.append((card, left))
+            if not cards:
+                await self._wait(None)  # a ``Draw`` command, or a void
+                if self._voided_in_play(row.id):
+                    return None
+                continue
+            try:
+                change = await self._write(partial(store_draws, round_id=row.id, cards=cards))
+            except TransitionError as refused:  # a card the round cannot take: nothing stored
+                log.warning("table %s: %s", self.table_id, refused)
+                change = None
+            if change is None:  # voided, or not this round's turn: the source goes back
+                await self._reload_shoe()
+                return None
+            drawn = list(change.row.state.drawn)
+            self.table.follow(change)  # no event: the cards leave the table only as turned
+        source.coup_done()
+        current = self.table.round
+        assert current is not None
+        return current
+
+    async def _reload_shoe(self) -> None:
+        shoe_row = self.table.shoe
+        assert shoe_row is not None
+        await self._load_shoe(shoe_row)
+
+    async def _read_stakes(self, round_id: int) -> None:
+        """Every player's stakes on the round, from the database (every node takes bets).
+        Only a display: a failed read is logged and the round goes on."""
+        stakes = await self._stakes(round_id)
+        if stakes is not None:
+            self.table.show_stakes(round_id, stakes)
+
+    async def _stakes(self, round_id: int) -> dict[str, int] | None:
+        try:
+            return await self.store.read(lambda c: round_stakes(c, round_id))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("table %s: the stakes of round %d were not read", self.table_id, round_id)
+            return None
+
+    async def _close(self, row: RoundRow) -> RoundChange:
+        """Wait for the deadline and close the round by the database's clock; meanwhile the
+        round's stakes per spot are read at most every ``STAKES_EVERY_S`` and sent if moved.
+        A round voided meanwhile comes back as it is."""
+        while True:
+            wait_ms = row.closes_at - self.clock.now_ms()
+            while wait_ms > 0:
+                await self._wait(min(wait_ms / 1000, STAKES_EVERY_S))
+                if self._voided_in_play(row.id):
+                    assert self.table.round is not None
+                    return RoundChange(self.table.round, ())
+                wait_ms = row.closes_at - self.clock.now_ms()
+                if wait_ms > 0:
+                    await self._read_stakes(row.id)
+            await self._step("open", row.id)
+
+            def closing(c: Connection) -> RoundChange | int:
+                closed = close_round(c, row.id)
+                if not isinstance(closed, int):
+                    fix_client_seed(c, closed.row.shoe_id)
+                return closed
+
+            result = await self._write(closing)
+            if not isinstance(result, int):
+                # Closed: no bet comes any more, so these are the round's final stakes (sent
+                # with ``bets_closed``).
+                final = await self._stakes(row.id)
+                if final is not None:
+                    self.table.stakes = final
+                return result
+            await self._wait(result / 1000)
+
+    async def _reveal_and_settle(self, row: RoundRow, before: CardCounts | None = None) -> None:
+        """Turn the round's cards still face down, one at a time, then settle it (``before``:
+        the cards the shoe held before the coup, unknown for a round resumed after a restart).
+        A void (a command carried out during a pause) stops the reveal where it is."""
+        table = self.table
+        pause_s = table.settings.reveal_ms / 1000
+        face_down = table.settings.dealing == "face-down"
+        state = row.state
+        # A resumed round goes on from the cards already shown before the restart.
+        for card in turn_order(state.coup, table.settings.dealing):
+            if state.turned(card):
+                continue
+            await self._wait(pause_s)
+            if self._voided_in_play(row.id):
+                await self._after_round()
+                return
+            if face_down:
+                table.announce(row, state.squeeze(card).events)
+                await self._wait(pause_s)
+                if self._voided_in_play(row.id):
+                    await self._after_round()
+                    return
+            state, events = state.turn(card)
+            table.announce(row, events)  # the card; with the last one, the result
+            # Recorded after its events went out: the stored views never run ahead of the
+            # feed, and all cards recorded means the result was announced.
+            await self._write(partial(record_reveal, round_id=row.id, revealed=state.revealed))
+            if len(table.revealed) == 2:
+                await self._step("dealing", row.id)
+        ruleset, coup = table.ruleset, state.coup
+        observers = self.observers
+
+        def settling(c: Connection) -> SettledRound | None:
+            settled = settle_round(c, row, coup, ruleset, db_now(c))
+            if settled is not None:
+                step = Step("settling", self.table_id, row.id, has_bets=bool(settled.players))
+                for observer in observers:  # inside the transaction, before its commit
+                    observer.in_transaction(step)
+            return settled
+
+        settled = await self._write(settling)
+        if settled is None:
+            log.warning("table %s: round %d was finished already", self.table_id, row.id)
+        else:
+            own = {player: s.to_json() for player, s in settled.players.items()}
+            table.follow(settled.change, own)
+            paid = RoundPaid(
+                self.table_id, ruleset, settled.change.row, coup, before, settled.players
+            )
+            table.subscribers.publish(paid)
+        await self._after_round()
+
+    async def _after_round(self) -> None:
+        """The result's pause; then the shoe ends if its source says so."""
+        await self._wait(self.table.settings.result_ms / 1000)
+        shoe = self.table.shoe
+        if self.source is not None and self.source.finished and shoe and not shoe.ended:
+            await self._end_shoe()

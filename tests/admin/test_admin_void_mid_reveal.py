@@ -1,0 +1,90 @@
+"""An operator voids a round mid-reveal (a misdeal): the round's own rule allows it, the
+runtime dealing the table carries it out, every stake comes back, the void is audited and
+the feed announces it; the table deals on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from admin_support import ROLES, Admin, add_staff, wait_for
+from fastapi.testclient import TestClient
+
+from baccarat.server import Settings, create_app, tables_from
+
+#: Long enough between two cards for the void to land mid-reveal on a loaded machine.
+REVEAL_MS = 3_000
+
+
+@pytest.fixture
+def admin(tmp_path: Path) -> Iterator[Admin]:
+    db_url = f"sqlite:///{tmp_path / 'void.db'}"
+    for role in ROLES:
+        add_staff(db_url, f"staff-{role}", role)
+    tables = tables_from(["standard"], betting_ms=2_500, reveal_ms=REVEAL_MS, result_ms=10)
+    with TestClient(create_app(Settings(db=db_url, tables=tables))) as client:
+        yield Admin(client, db_url)
+
+
+def _balance(admin: Admin, token: str) -> int:
+    value: int = admin.call("GET", "/api/me", token).json()["balance"]
+    return value
+
+
+def test_a_round_voided_mid_reveal_returns_every_stake_audited_and_announced(
+    admin: Admin,
+) -> None:
+    (alice, alice_token), (bob, bob_token) = admin.guest(), admin.guest()
+    before = {alice: _balance(admin, alice_token), bob: _balance(admin, bob_token)}
+    with admin.client.websocket_connect("/ws/tables/standard") as feed:
+        round_id = admin.open_round(min_left_ms=1_000)
+        assert admin.bet(alice_token, round_id, {"banker": 1_000, "tie": 100}).status_code == 200
+        assert admin.bet(bob_token, round_id, {"player": 500}).status_code == 200
+
+        def one_card_shown() -> dict[str, Any] | None:
+            table: dict[str, Any] = admin.call("GET", "/api/tables/standard").json()
+            shown = table["round"]["id"] == round_id and len(table["cards"]) >= 1
+            return table if shown else None
+
+        table = wait_for(one_card_shown, 30, "the first card of the round")
+        assert table["round"]["phase"] == "dealt"  # the coup is drawn: mid-reveal
+        voided = admin.as_role(
+            "operator", "POST", f"/api/admin/rounds/{round_id}/void", json={"reason": "misdeal"}
+        )
+        assert voided.status_code == 200, voided.text
+        assert voided.json()["returned"] == {alice: 1_100, bob: 500}
+        assert voided.json()["round"]["phase"] == "voided"
+
+        # The feed announces the void, and no card of the round after it.
+        messages: list[dict[str, Any]] = []
+        while not any(m["type"] == "round_void" for m in messages):
+            messages.append(feed.receive_json())
+            assert messages[-1]["type"] != "round_open", messages
+        void = messages[-1]
+        assert (void["round_id"], void["reason"]) == (round_id, "misdeal")
+        cards = [m for m in messages if m["type"] == "card"]
+        assert 1 <= len(cards) < 4
+        snapshot = admin.call("GET", "/api/tables/standard").json()
+        assert snapshot["last_round"]["phase"] == "voided"
+
+    # Every stake back, the stored views show only the cards that were turned.
+    assert _balance(admin, alice_token) == before[alice]
+    assert _balance(admin, bob_token) == before[bob]
+    view = admin.round_view(round_id)
+    assert (view["phase"], view["void_reason"]) == ("voided", "misdeal")
+    assert 1 <= len(view["cards"]) < 4
+    detail = admin.as_role("auditor", "GET", f"/api/admin/rounds/{round_id}").json()
+    assert {bet["outcome"] for bet in detail["bets"]} == {"voided"}
+    record = next(r for r in reversed(admin.audit()) if r["action"] == "round_void")
+    assert record["actor"] == "staff:staff-operator"
+    assert f'"round":{round_id}' in record["details"] and '"role":"operator"' in record["details"]
+    assert '"reason":"misdeal"' in record["details"]
+    assert admin.ledger_problems() == []
+    # Once voided it stays so, and the table deals on from the shoe after the voided coup.
+    again = admin.as_role(
+        "admin", "POST", f"/api/admin/rounds/{round_id}/void", json={"reason": "x"}
+    )
+    assert (again.status_code, again.json()["error"]["code"]) == (409, "round_finished")
+    assert admin.open_round(min_left_ms=0) > round_id
