@@ -32,7 +32,7 @@ def _table(database: Database) -> int:
             shoe_id="s1",
             table_id="standard",
             decks=8,
-            ruleset_toml="",
+            ruleset_toml=load_ruleset("standard").to_toml(),
             server_seed=b"\0" * 32,
             commitment="0" * 64,
             at=now,
@@ -50,9 +50,8 @@ def test_a_void_is_audited_with_what_it_returned(db_url: str) -> None:
         with database.write() as c:
             player = create_player(c, new_token(), 10_000, db_now(c))
         order = BetOrder(player, "standard", round_id, "place", {"player": 2_500})
-        rulesets = {"standard": load_ruleset("standard")}
         with database.write() as c:
-            [receipt] = place_batch(c, [order], rulesets)
+            [receipt] = place_batch(c, [order])
         assert isinstance(receipt, BetReceipt)
         with database.write() as c:
             row = get_round(c, round_id)
@@ -86,9 +85,7 @@ def test_the_bet_gate_counts_earlier_requests_of_the_same_batch(db_url: str) -> 
         ]
         with database.write() as c:
             entries = int(c.scalar(select(func.count()).select_from(ledger_entries)) or 0)
-            results = place_batch(
-                c, orders, {"standard": load_ruleset("standard")}, policy_now_ms=clock()
-            )
+            results = place_batch(c, orders, policy_now_ms=clock())
         accepted = [isinstance(r, BetReceipt) for r in results]
         assert accepted == [True, True, False, True]
         refusal = results[2]

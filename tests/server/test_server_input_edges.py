@@ -10,6 +10,7 @@ from urllib.parse import quote
 
 import pytest
 from cashier_support import App, running_app
+from sqlalchemy import update
 from store_support import migrated, new_round, players, setup_table
 
 from baccarat.refusals import Refusal
@@ -18,6 +19,7 @@ from baccarat.server.bet_queue import BetQueue
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database
 from baccarat.store.players import player_balance
+from baccarat.store.schema import shoes
 from baccarat.table import BetOrder, BetReceipt
 
 STANDARD = load_ruleset("standard")
@@ -136,10 +138,12 @@ def test_a_bad_order_never_fails_the_other_bets_of_its_batch(db_url: str) -> Non
 
 def test_the_bet_queue_isolates_a_request_that_fails_in_the_batch(db_url: str) -> None:
     """Second line of defence: an order that passes the edge but makes its batch fail (here, a
-    round of a table the bet queue has no rules for) fails alone; the others are committed."""
+    round of a shoe whose stored rule set cannot be read) fails alone; the others are committed."""
     database = migrated(db_url)
     shoe = setup_table(database, STANDARD)
     other = new_round(database, setup_table(database, load_ruleset("ez"), "shoe-ez"), 1)
+    with database.write() as c:
+        c.execute(update(shoes).where(shoes.c.id == "shoe-ez").values(ruleset_toml="[broken"))
     bettors = players(database, 4, 100_000)
     r = new_round(database, shoe, 1)
 

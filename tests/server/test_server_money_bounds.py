@@ -20,7 +20,7 @@ from store_support import migrated, new_round, players, setup_table
 
 from baccarat.refusals import Refusal
 from baccarat.rulesets import load_ruleset
-from baccarat.server import ServerConfig, tables_from
+from baccarat.server import Settings, tables_from
 from baccarat.store import Database, check_ledger, db_now
 from baccarat.store.cashier import move_money
 from baccarat.store.ledger import WORLD, Transaction, player_account, post
@@ -86,14 +86,14 @@ def test_repeated_deposits_never_break_the_service(app: App) -> None:
 def test_bounds_are_validated() -> None:
     settings_ = tables_from(["standard"])
     with pytest.raises(ValueError, match="max_deposit"):
-        ServerConfig("sqlite:///x.db", settings_, max_deposit=0)
+        Settings(db="sqlite:///x.db", tables=settings_, max_deposit=0)
     with pytest.raises(ValueError, match="max_balance"):
-        ServerConfig("sqlite:///x.db", settings_, max_deposit=10, max_balance=5)
+        Settings(db="sqlite:///x.db", tables=settings_, max_deposit=10, max_balance=5)
     with pytest.raises(ValueError, match="max_balance"):
-        ServerConfig("sqlite:///x.db", settings_, max_balance=MONEY_LIMIT + 1)
-    with pytest.raises(ValueError, match="demo credit"):
-        ServerConfig("sqlite:///x.db", settings_, demo_credit=10**13)
-    defaults = ServerConfig("sqlite:///x.db", settings_)
+        Settings(db="sqlite:///x.db", tables=settings_, max_balance=MONEY_LIMIT + 1)
+    with pytest.raises(ValueError, match="--demo-credit"):
+        Settings(db="sqlite:///x.db", tables=settings_, demo_credit=10**13)
+    defaults = Settings(db="sqlite:///x.db", tables=settings_)
     assert (defaults.max_deposit, defaults.max_balance) == (10**9, 10**12)
 
 
@@ -174,7 +174,7 @@ def test_stakes_and_returns_hold_only_integers_in_range(
     r = new_round(database, shoe, 1)
     with database.write() as c:
         order = BetOrder(alice, "standard", r.id, "place", {"player": 1000}, None, "h")
-        [receipt] = place_batch(c, [order], {"standard": STANDARD})
+        [receipt] = place_batch(c, [order])
     assert isinstance(receipt, BetReceipt)
     if table == "bet_outcomes":
         with database.write() as c:
@@ -303,7 +303,6 @@ def test_no_accepted_sequence_leaves_a_balance_out_of_bounds(
                             uuid.uuid4().hex,
                         )
                     ],
-                    {"standard": STANDARD},
                 )
                 accepted = isinstance(result, BetReceipt)
                 delta = -amount

@@ -29,7 +29,6 @@ from baccarat.store.settlement import allocate, settle_round, void_round
 from baccarat.table import BetOrder, BetReceipt
 
 STANDARD = load_ruleset("standard")
-RULES = {"standard": STANDARD}
 CREDIT = 100_000
 
 
@@ -42,7 +41,7 @@ def database(db_url: str) -> Iterator[Database]:
 
 def place(db: Database, orders: list[BetOrder]) -> list[BetReceipt | Refusal]:
     with db.write() as c:
-        return place_batch(c, orders, RULES)
+        return place_batch(c, orders)
 
 
 def balance(db: Database, player: str) -> int:
@@ -329,21 +328,3 @@ def test_the_ledger_check_finds_every_kind_of_damage(database: Database) -> None
     assert set(report.problems) == {"players with a negative balance"}
     with database.read() as c:
         assert check_ledger(c).ok
-
-
-def test_known_stakes_from_earlier_receipts_give_the_same_answers(database: Database) -> None:
-    shoe = setup_table(database, STANDARD)
-    [alice] = players(database, 1, 10**9)
-    r = new_round(database, shoe, 1)
-    [first] = place(database, [BetOrder(alice, "standard", r.id, "place", {"tie": 150_000})])
-    assert isinstance(first, BetReceipt)
-    known = {(r.id, alice): first.bets}
-    over = BetOrder(alice, "standard", r.id, "place", {"tie": 50_001})
-    fits = BetOrder(alice, "standard", r.id, "place", {"tie": 50_000})
-    with database.write() as c:
-        [with_hint] = place_batch(c, [over], RULES, known)
-        [without] = place_batch(c, [over], RULES)
-        [last] = place_batch(c, [fits], RULES, known)
-    assert isinstance(with_hint, Refusal) and isinstance(without, Refusal)
-    assert with_hint.code == without.code == "above_maximum"
-    assert isinstance(last, BetReceipt) and last.bets == {"tie": 200_000}

@@ -41,7 +41,7 @@ def test_stored_views_show_only_the_recorded_reveals(database: Database, face_do
     r = new_round(database, shoe, 1)
     with database.write() as c:
         order = BetOrder(alice, "standard", r.id, "place", {"player": 1_000}, "k", "h")
-        (receipt,) = place_batch(c, [order], {"standard": STANDARD})
+        (receipt,) = place_batch(c, [order])
     assert isinstance(receipt, BetReceipt)
     force_close(database, r.id)
     # The seed is sealed in the database; the test knows it.

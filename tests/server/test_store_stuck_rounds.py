@@ -38,7 +38,6 @@ def _round_with_stakes(database: Database) -> int:
         place_batch(
             c,
             [BetOrder(alice, "standard", first.id, "place", {"banker": 2500})],
-            {"standard": STANDARD},
         )
     with database.read() as c:
         report = check_ledger(c)

@@ -11,9 +11,13 @@ Requests are validated before they are queued (ids in range, printable strings) 
 store refuses an order for a round past the id column before any query, so this is the
 second line of defence.
 
-Every write to the bets goes through the queue: place, rebet, double, undo and undo_last
-alike, so each batch runs its requests in the order they came. The queue remembers each
-player's open stakes per round from the receipts, and hands them to a batch as it runs.
+Every write to the bets of this process goes through its queue: place, rebet, double, undo
+and undo_last alike, so each batch runs its requests in the order they came. It is not the
+only writer: every node of a cluster and every worker of ``serve --workers N`` has a queue of
+its own on the same database. So the queue remembers no stakes and no limits: each batch reads
+them under its locks (``store.placement``), and checks each bet against the rule set stored
+with the round's shoe. What it keeps is those rule sets, by shoe id (``ShoeRules``): a shoe's
+rule set never changes.
 
 An order that names its session (``BetOrder.session_hash``) is placed only if that session
 is live in the batch's own transaction (``store.sessions.confirm_sessions``): the HTTP layer
@@ -36,12 +40,13 @@ from baccarat.server.auth import TokenBook
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store.placement import place_batch
 from baccarat.store.sessions import confirm_sessions
+from baccarat.store.shoe_rules import ShoeRules
 from baccarat.table import BetOrder, BetReceipt
 
 __all__ = ["BetQueue"]
 
 #: The refusal of an order whose session ended before its batch was committed.
-_SESSION_ENDED = Refusal(RefusalCode.SESSION_ENDED, "unknown or expired token")
+_SESSION_ENDED = Refusal(RefusalCode.UNAUTHORIZED, "unknown or expired token")
 
 log = logging.getLogger("baccarat.server")
 
@@ -58,22 +63,22 @@ class BetQueue:
     def __init__(
         self,
         runner: StoreRunner,
-        rulesets: Callable[[], Mapping[str, RuleSet]],
+        rulesets: Callable[[], Mapping[str, RuleSet]] | None = None,
         *,
         sessions: TokenBook | None = None,
         max_batch: int = 512,
         on_batch: Callable[[int], None] | None = None,
     ) -> None:
+        # ``rulesets`` (what this process was told the tables play) is accepted and not used:
+        # a bet is checked against the rule set stored with its round's shoe.
+        del rulesets
         self.runner = runner
-        self.rulesets = rulesets
         self.sessions = sessions
         self.max_batch = max_batch
         self.on_batch = on_batch
         self._queue: list[_Pending] = []
-        #: Each player's open stakes per spot on a round, as committed receipts left them:
-        #: the bet queue is the only writer of bets, so this spares re-summing a busy round.
-        #: A batch reads it when it runs (in the writer thread), after the batches before it.
-        self._placed: dict[tuple[int, str], dict[str, int]] = {}
+        #: The rule set of each shoe bet on so far; used only in the writer thread.
+        self._rules = ShoeRules()
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -104,24 +109,21 @@ class BetQueue:
                 await self._commit(batch)
 
     async def _commit(self, batch: list[_Pending]) -> None:
-        rulesets = dict(self.rulesets())
         now = self._now()
         orders = [item.order for item in batch]
         try:
-            results = await self.runner.write(lambda c: self._place(c, orders, rulesets, now))
+            results = await self.runner.write(lambda c: self._place(c, orders, now))
         except Exception as error:
             log.warning(
                 "a bet batch of %d failed (%s); retrying its requests one by one",
                 len(batch),
                 _first_line(error),
             )
-            self._placed.clear()
             for item in batch:
-                await self._commit_one(item, rulesets, now)
+                await self._commit_one(item, now)
             return
         if self.on_batch is not None:
             self.on_batch(len(batch))
-        self._remember(orders, results)
         for item, result in zip(batch, results, strict=True):
             if not item.future.done():
                 item.future.set_result(result)
@@ -130,16 +132,11 @@ class BetQueue:
         return self.sessions.now_ms() if self.sessions is not None else 0
 
     def _place(
-        self,
-        connection: Connection,
-        orders: list[BetOrder],
-        rulesets: Mapping[str, RuleSet],
-        now: int,
+        self, connection: Connection, orders: list[BetOrder], now: int
     ) -> list[BetReceipt | Refusal]:
         """``place_batch`` for the orders whose session is live now; the others refused.
 
-        It runs in the writer thread: the stakes it passes as known are those the receipts of
-        every earlier batch left, read now, not when the batch was queued.
+        It runs in the writer thread, the one user of ``_rules``.
         """
         hashes = {o.session_hash for o in orders if o.session_hash is not None}
         live: set[str] = set()
@@ -147,31 +144,19 @@ class BetQueue:
             book = self.sessions
             live = confirm_sessions(connection, hashes, now, book.idle_ms, book.touch_ms)
         admitted = [o for o in orders if o.session_hash is None or o.session_hash in live]
-        known = {
-            (o.round_id, o.player_id): dict(self._placed[(o.round_id, o.player_id)])
-            for o in admitted
-            if o.round_id is not None and (o.round_id, o.player_id) in self._placed
-        }
         # The policy's now is the sessions' clock; without sessions, the database's.
         policy_now = None if self.sessions is None else now
-        placed = iter(place_batch(connection, admitted, rulesets, known, policy_now_ms=policy_now))
+        placed = iter(
+            place_batch(connection, admitted, rules=self._rules, policy_now_ms=policy_now)
+        )
         return [
             next(placed) if o.session_hash is None or o.session_hash in live else _SESSION_ENDED
             for o in orders
         ]
 
-    def _remember(self, orders: list[BetOrder], results: list[BetReceipt | Refusal]) -> None:
-        if len(self._placed) > 100_000:
-            self._placed.clear()  # old rounds' entries; anything missing is read again
-        for order, result in zip(orders, results, strict=True):
-            if isinstance(result, BetReceipt) and not result.replayed:
-                self._placed[(result.round_id, order.player_id)] = dict(result.bets)
-
-    async def _commit_one(self, item: _Pending, rulesets: Mapping[str, RuleSet], now: int) -> None:
+    async def _commit_one(self, item: _Pending, now: int) -> None:
         try:
-            [result] = await self.runner.write(
-                lambda c: self._place(c, [item.order], rulesets, now)
-            )
+            [result] = await self.runner.write(lambda c: self._place(c, [item.order], now))
         except Exception as error:
             log.warning("a bet request failed alone: %s", _first_line(error))
             if not item.future.done():

@@ -6,10 +6,10 @@ Read-only queries of the bet path; the writers are ``placement`` and ``settlemen
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import Connection, and_, func, select
+from sqlalchemy import Connection, and_, func, select, tuple_
 
 from baccarat.store.schema import bet_outcomes, bets
 
@@ -36,15 +36,18 @@ def round_stakes(connection: Connection, round_id: int) -> dict[str, int]:
 
 
 def open_stakes(
-    connection: Connection, round_ids: Sequence[int], player_ids: Sequence[str]
+    connection: Connection, pairs: Iterable[tuple[int, str]]
 ) -> dict[tuple[int, str], dict[str, int]]:
-    """Stakes per spot still in play (no outcome yet) for each (round, player) asked about."""
+    """Stakes per spot still in play (no outcome yet) for each (round, player) asked about,
+    in one grouped query; a pair with none is left out."""
+    wanted = sorted(set(pairs))
+    if not wanted:
+        return {}
     query = (
         select(bets.c.round_id, bets.c.player_id, bets.c.spot, func.sum(bets.c.stake))
         .select_from(bets.outerjoin(bet_outcomes, bet_outcomes.c.bet_id == bets.c.id))
         .where(
-            bets.c.round_id.in_(sorted(set(round_ids))),
-            bets.c.player_id.in_(sorted(set(player_ids))),
+            tuple_(bets.c.round_id, bets.c.player_id).in_(wanted),
             bet_outcomes.c.bet_id.is_(None),
         )
         .group_by(bets.c.round_id, bets.c.player_id, bets.c.spot)
@@ -52,7 +55,7 @@ def open_stakes(
     found: dict[tuple[int, str], dict[str, int]] = defaultdict(dict)
     for round_id, player_id, spot, stake in connection.execute(query):
         found[(round_id, player_id)][spot] = int(stake)
-    return found
+    return dict(found)
 
 
 def previous_bets(

@@ -9,6 +9,22 @@ batch, before anything of it is written. A refused request writes nothing.
 Every request of the bet path is an order of a batch (``baccarat.table.BetOrder``): place,
 rebet, double, undo (all of a player's bets on the round) and undo_last (the last accepted
 request, ``store.undo_last``), each with its Idempotency-Key checked and remembered here.
+
+The database is the only authority on what a bet is checked against. Several processes write
+bets at once (every node of a cluster, every worker of ``serve --workers N``, each with its own
+bet queue), so a batch trusts nothing a process remembers: it locks the rounds (shared) and its
+players' accounts (``FOR UPDATE`` on PostgreSQL, the write lock of ``BEGIN IMMEDIATE`` on
+SQLite), and only then reads, in the same transaction, the balances, the stakes each player
+already holds on each round, the responsible-gaming limits and activity, and the rule set
+stored with each round's shoe (the one settlement pays by). A player's bets on a round are
+written only under that player's account lock, so what the batch read stays true until it
+commits, and a receipt's ``bets`` are what the database holds once it has.
+
+The stakes held are one grouped query per batch (``bet_reads.open_stakes``: an index range per
+(round, player) of the batch on ``bets``), not a cache: nothing stored versions a player's
+stakes, so validating a cache would be a query of its own, and the round trip is most of what
+this one costs. Only the rule sets are kept (``ShoeRules``, by shoe id): a shoe's rule set
+never changes.
 """
 
 from __future__ import annotations
@@ -29,6 +45,7 @@ from baccarat.store.responsible import BetGate
 from baccarat.store.rounds import RoundRow, lock_rounds
 from baccarat.store.schema import bets, idempotency_keys
 from baccarat.store.settlement import return_stakes
+from baccarat.store.shoe_rules import ShoeRules
 from baccarat.store.undo_last import undo_last
 from baccarat.table import BetError, BetOrder, BetReceipt, add_bets, check_bets, doubled
 
@@ -49,13 +66,14 @@ def _not_this_table(round_id: int | None) -> Refusal:
 
 
 class _Batch:
-    """The running state of one batch: balances and stakes as the requests so far left them."""
+    """The running state of one batch: balances and stakes as the database held them under
+    the batch's locks, and as the requests so far left them."""
 
     def __init__(
         self,
         connection: Connection,
         orders: Sequence[BetOrder],
-        known: Mapping[tuple[int, str], Mapping[str, int]],
+        rules: ShoeRules,
         policy_now_ms: int | None,
     ) -> None:
         self.connection = connection
@@ -65,20 +83,17 @@ class _Batch:
         self.rounds = lock_rounds(
             connection, [o.round_id for o in orders if o.round_id is not None], share=True
         )
+        # Each player's lock: whoever else writes this player's bets waits for this commit,
+        # so everything below is read after the last of theirs and holds until this one.
         players = sorted({o.player_id for o in orders})
         self.balance = balances(connection, [player_account(p) for p in players], lock=True)
         # Responsible gaming: the players' limits, breaks and session, under the lock.
         policy_now = self.now if policy_now_ms is None else policy_now_ms
         self.gate = BetGate(connection, players, policy_now)
-        pairs = {(o.round_id, o.player_id) for o in orders if o.round_id is not None}
-        self.placed: dict[tuple[int, str], dict[str, int]] = {
-            pair: dict(known[pair]) for pair in pairs if pair in known
-        }
-        missing = [pair for pair in pairs if pair not in known]
-        if missing:
-            found = open_stakes(connection, [r for r, _ in missing], [p for _, p in missing])
-            for pair in missing:
-                self.placed[pair] = found.get(pair, {})
+        self.placed = open_stakes(
+            connection, {(o.round_id, o.player_id) for o in orders if o.round_id is not None}
+        )
+        self.rulesets = rules.of(connection, {row.shoe_id for row in self.rounds.values()})
         keyed = [(o.player_id, o.key) for o in orders if o.key is not None]
         self.keys: dict[tuple[str, str], tuple[str, str]] = {}
         if keyed:
@@ -103,7 +118,7 @@ class _Batch:
             self.connection.execute(idempotency_keys.insert(), self.key_rows)
         self.transactions, self.bet_rows, self.key_rows = [], [], []
 
-    def run(self, order: BetOrder, rulesets: Mapping[str, RuleSet]) -> BetReceipt | Refusal:
+    def run(self, order: BetOrder) -> BetReceipt | Refusal:
         # The key first: a retry gets its first answer even once the round has closed.
         if order.key is not None:
             prior = self.keys.get((order.player_id, order.key))
@@ -127,7 +142,7 @@ class _Batch:
         elif order.action == "undo_last":
             receipt = self._undo_last(order, row)
         else:
-            receipt = self._place(order, row, rulesets[order.table_id])
+            receipt = self._place(order, row, self.rulesets[row.shoe_id])
         if isinstance(receipt, BetReceipt) and order.key is not None:
             text = json.dumps(receipt.to_json(), sort_keys=True)
             self.keys[(order.player_id, order.key)] = (order.request_hash, text)
@@ -206,7 +221,7 @@ class _Batch:
         account = player_account(order.player_id)
         self.balance[account] = self.balance.get(account, 0) + amount
         pair = (row.id, order.player_id)
-        left = open_stakes(self.connection, [row.id], [order.player_id]).get(pair, {})
+        left = open_stakes(self.connection, [pair]).get(pair, {})
         self.placed[pair] = dict(left)
         return BetReceipt(row.id, "undo", {}, dict(left), self.balance[account], returned=amount)
 
@@ -214,26 +229,22 @@ class _Batch:
 def place_batch(
     connection: Connection,
     orders: Sequence[BetOrder],
-    rulesets: Mapping[str, RuleSet],
-    known: Mapping[tuple[int, str], Mapping[str, int]] | None = None,
     *,
+    rules: ShoeRules | None = None,
     policy_now_ms: int | None = None,
 ) -> list[BetReceipt | Refusal]:
     """Run every order, in order, in the caller's transaction; one result per order.
 
-    ``known`` may give a player's open stakes per spot on a round, as the receipts of
-    earlier committed batches left them (``BetReceipt.bets``), to spare re-summing the
-    round's bets: the only writer of bets, the server's bet queue, keeps it.
+    Each bet is checked against the rule set stored with its round's shoe; ``rules`` keeps
+    those already read (the caller's, one per database; without it they are read each time).
     ``policy_now_ms`` is the responsible-gaming policy's now (default: the database's).
     """
     if not orders:
         return []
     fit = [order for order in orders if _fits(order)]
-    batch = _Batch(connection, fit, known or {}, policy_now_ms) if fit else None
+    batch = _Batch(connection, fit, rules or ShoeRules(), policy_now_ms) if fit else None
     results = [
-        batch.run(order, rulesets)
-        if batch is not None and _fits(order)
-        else _not_this_table(order.round_id)
+        batch.run(order) if batch is not None and _fits(order) else _not_this_table(order.round_id)
         for order in orders
     ]
     if batch is not None:
