@@ -51,17 +51,23 @@ import time
 from dataclasses import dataclass, fields
 from typing import Any
 
+import limits
 from limits import RateLimitItem, parse_many
 from limits.aio.strategies import MovingWindowRateLimiter as AsyncMovingWindow
 from limits.storage import MemoryStorage, storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.errors import ApiError
+from baccarat.server.internals import missing_members
 
 __all__ = [
+    "QuietMemoryStorage",
     "RateLimitSettings",
     "RateLimitedError",
     "RateLimiter",
+    "memory_storage",
+    "missing_internals",
     "username_key",
 ]
 
@@ -150,8 +156,8 @@ class RateLimitedError(ApiError):
 
     def __init__(self, retry_after: float, what: str) -> None:
         seconds = max(1, math.ceil(retry_after))
-        super().__init__(429, "rate_limited", f"too many {what}; try again in {seconds} s")
-        self.headers = {"Retry-After": str(seconds)}
+        message = f"too many {what}; try again in {seconds} s"
+        super().__init__(Refusal(RefusalCode.RATE_LIMITED, message), {"Retry-After": str(seconds)})
 
 
 class RateLimiter:
@@ -167,7 +173,7 @@ class RateLimiter:
         self._shared: AsyncMovingWindow | None = None
         if settings.storage == "memory://":
             # In process: plain dictionary work, no await and no thread hop.
-            self._local = MovingWindowRateLimiter(QuietMemoryStorage())
+            self._local = MovingWindowRateLimiter(memory_storage())
         else:
             self.storage = _shared_storage(settings)
             self._shared = AsyncMovingWindow(self.storage)
@@ -220,6 +226,34 @@ class RateLimiter:
             )
 
 
+#: What ``QuietMemoryStorage`` uses of ``limits``' ``MemoryStorage``: its private hooks (the
+#: parent's code must still call the one overridden, or the override is never run) and the
+#: attributes the sweep reads.
+_HOOKS = ("_MemoryStorage__schedule_expiry", "_MemoryStorage__expire_events")
+_ATTRIBUTES = ("_MemoryStorage__schedule_expiry", "events", "locks", "timer")
+
+
+def missing_internals() -> list[str]:
+    """What ``QuietMemoryStorage`` reads of the installed ``limits``' ``MemoryStorage`` and
+    does not find: empty for the versions it is tested with."""
+    return missing_members(MemoryStorage, methods=_HOOKS, attributes=_ATTRIBUTES)
+
+
+def memory_storage() -> MemoryStorage:
+    """The in-process storage: ``QuietMemoryStorage``, or (with one warning line) ``limits``'
+    own if the installed ``limits`` lacks what it overrides; the counts are the same, only
+    the sweeping of expired keys is the parent's."""
+    missing = missing_internals()
+    if not missing:
+        return QuietMemoryStorage()
+    log.warning(
+        "limits %s's MemoryStorage lacks %s: rate limits in memory sweep as limits does",
+        limits.__version__,
+        ", ".join(missing),
+    )
+    return MemoryStorage()
+
+
 class QuietMemoryStorage(MemoryStorage):
     """``limits``' memory storage, sweeping expired entries once a second rather than 10 ms
     after every hit: a sweep visits every key, and a flood of new keys (one per username
@@ -238,7 +272,7 @@ class QuietMemoryStorage(MemoryStorage):
                     self.events.pop(key, None)
                     self.locks.pop(key, None)
 
-    # The parent's private hook (name-mangled); tests/server/test_server_ratelimit checks it.
+    # The parent's private hook (name-mangled); ``memory_storage`` checks it is still there.
     def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802
         if not self.timer.is_alive():
             self.timer = threading.Timer(self.SWEEP_S, self._sweep)

@@ -12,6 +12,11 @@ costs a task switch, Starlette's and uvicorn's ``send`` and the protocol's frame
 So each connection offers, in its scope's extensions (``FRAME_WRITER``), a ``FrameWriter`` that
 writes a frame made once (``text_frame``) straight to its transport. A frame is whole, so it
 interleaves safely with the frames the protocol writes itself (pings, pongs, the close).
+
+``FeedProtocol`` reaches into uvicorn's protocol (methods it overrides, attributes it reads):
+``feed_protocol()``, called at start, checks that they are there and otherwise answers
+uvicorn's own sans-I/O protocol with one warning line, so the feeds take the plain ASGI path
+(``routers.feed`` sends through ASGI when a connection has no ``FrameWriter``).
 """
 
 from __future__ import annotations
@@ -19,17 +24,24 @@ from __future__ import annotations
 import asyncio
 import logging
 
+import uvicorn
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
+from websockets.server import ServerProtocol
+
+from baccarat.server.internals import missing_members
 
 __all__ = [
     "FRAME_WRITER",
     "INVALID_DATA",
     "MAX_BUFFERED_BYTES",
+    "PLAIN_PROTOCOL",
     "WS_MAX_BYTES",
     "FeedProtocol",
     "FrameWriter",
+    "feed_protocol",
+    "missing_internals",
     "text_frame",
 ]
 
@@ -43,6 +55,28 @@ FRAME_WRITER = "baccarat.frame_writer"
 #: Bytes a connection may have waiting in its transport (its peer reads too slowly) before a
 #: frame is refused: about five hundred of a table's messages.
 MAX_BUFFERED_BYTES = 1 << 20
+
+#: uvicorn's name of the protocol ``FeedProtocol`` extends: the plain path.
+PLAIN_PROTOCOL = "websockets-sansio"
+
+#: What ``FeedProtocol`` uses of uvicorn's protocol: the methods it overrides or calls, and the
+#: attributes it reads (``conn`` is the ``websockets`` protocol, whose ``send_close`` it calls).
+_METHODS = (
+    "handle_connect",
+    "send_receive_event_to_app",
+    "handle_parser_exception",
+    "on_task_complete",
+)
+_ATTRIBUTES = (
+    "scope",
+    "curr_msg_data_type",
+    "frames",
+    "close_sent",
+    "disconnected",
+    "conn",
+    "transport",
+    "writable",
+)
 
 log = logging.getLogger("baccarat.server")
 
@@ -108,3 +142,25 @@ class FeedProtocol(WebSocketsSansIOProtocol):
         # nothing more (not even the close frame) will reach it.
         if not self.writable.is_set():
             self.transport.abort()
+
+
+def missing_internals() -> list[str]:
+    """What ``FeedProtocol`` reads of uvicorn's protocol (and of the ``websockets`` protocol
+    under it) and the installed packages lack: empty for the versions it is tested with."""
+    missing = missing_members(WebSocketsSansIOProtocol, methods=_METHODS, attributes=_ATTRIBUTES)
+    missing += [f"conn.{name}" for name in missing_members(ServerProtocol, methods=["send_close"])]
+    return missing
+
+
+def feed_protocol() -> type[asyncio.Protocol] | str:
+    """uvicorn's ``ws`` setting: ``FeedProtocol``, or uvicorn's own protocol (the feeds' plain
+    ASGI path) with one warning line if the installed uvicorn lacks what it reads."""
+    missing = missing_internals()
+    if not missing:
+        return FeedProtocol
+    log.warning(
+        "uvicorn %s's WebSocket protocol lacks %s: the feeds take the plain ASGI path",
+        uvicorn.__version__,
+        ", ".join(missing),
+    )
+    return PLAIN_PROTOCOL
