@@ -1,9 +1,11 @@
 """Why a request is refused: the one catalogue of refusal codes, and the refusal itself.
 
-Every refusal of the game, of the bet path and of the responsible-gaming policy is a
-``Refusal``: a stable ``RefusalCode`` (what the API puts in its error body; the server maps
-each code to one HTTP status), a message for people and, for the policy's refusals, which
-limit or until when. A refusal changes nothing: whoever refuses has written nothing.
+Every refusal is a ``Refusal``: of the game, the bet path, the responsible-gaming policy,
+the cashier, the accounts, the staff's desks, and of a request the HTTP layer cannot take. It
+holds a stable ``RefusalCode`` (what the API puts in its error body: the API answers no other
+code, and the server maps each one to one HTTP status), a message for people and, where it
+has them, which limit, which bound or until when. A refusal changes nothing: whoever refuses
+has written nothing.
 
 >>> from datetime import UTC, datetime
 >>> Refusal(RefusalCode.BETTING_CLOSED, "betting on round 7 is closed").to_json()
@@ -27,7 +29,10 @@ __all__ = ["RESPONSIBLE_GAMING", "Refusal", "RefusalCode"]
 
 
 class RefusalCode(StrEnum):
-    """The stable codes of every refusal (the ``code`` of the API's error body)."""
+    """The stable codes of every refusal: the ``code`` of every error body the API answers.
+
+    No other code is ever answered; the server maps each one to one HTTP status.
+    """
 
     # A bet request checked against the table's rules and the balance (``table.betting``).
     EMPTY = "empty_bet"
@@ -45,9 +50,20 @@ class RefusalCode(StrEnum):
     BETTING_CLOSED = "betting_closed"
     #: The request's Idempotency-Key came before with another request.
     KEY_REUSED = "idempotency_key_reused"
-    #: The bettor's session ended before the bet was committed (the HTTP layer's code for a
-    #: token nobody holds, so a client reads one code for both).
-    SESSION_ENDED = "unauthorized"
+
+    # Who is asking: a player's or a member of staff's token, and logging in.
+    #: No token, or a token that opens nothing (unknown, expired or ended). A bet's session is
+    #: checked again in the bet's transaction, and one that ended meanwhile is refused alike.
+    UNAUTHORIZED = "unauthorized"
+    #: A wrong username or password (a player's or a member of staff's).
+    BAD_CREDENTIALS = "bad_credentials"
+    #: A username or password that registration (or a new member of staff) does not accept.
+    INVALID_ACCOUNT = "invalid_account"
+    USERNAME_TAKEN = "username_taken"
+    #: A new guest while the operator has turned guests off.
+    GUESTS_DISABLED = "guests_disabled"
+    #: A logout of a session that has ended already.
+    NOT_A_SESSION = "not_a_session"
 
     # The responsible-gaming policy (``baccarat.responsible``), on bets and deposits.
     LIMIT_EXCEEDED = "limit_exceeded"
@@ -56,11 +72,38 @@ class RefusalCode(StrEnum):
     SESSION_LIMIT = "session_limit"
     REALITY_CHECK_DUE = "reality_check_due"
 
+    # A player's own controls: limits, breaks, the session's settings, the reality check.
+    #: A limit change the policy does not allow (``responsible.limits``).
+    INVALID_LIMIT = "invalid_limit"
+    #: A break the policy does not allow: a length not offered, or a shorter one.
+    INVALID_BREAK = "invalid_break"
+    INVALID_SESSION_SETTINGS = "invalid_session_settings"
+    #: An acknowledgement with no running session (so no reality check to acknowledge).
+    NO_REALITY_CHECK = "no_reality_check"
+    #: A player's own limit above what the operator set for it.
+    ABOVE_OPERATOR_LIMIT = "above_operator_limit"
+
     # The cashier (``store.cashier``): the operator's bounds (``store.money``) and the balance.
     INVALID_AMOUNT = "invalid_amount"
     DEPOSIT_TOO_LARGE = "deposit_too_large"
     BALANCE_LIMIT = "balance_limit"
     INSUFFICIENT_BALANCE = "insufficient_balance"
+    #: A guest's demo money at the cashier: it can be neither deposited to nor withdrawn.
+    DEMO_ACCOUNT = "demo_account"
+
+    # What a request names and the server does not hold.
+    TABLE_NOT_FOUND = "table_not_found"
+    ROUND_NOT_FOUND = "round_not_found"
+    SHOE_NOT_FOUND = "shoe_not_found"
+    RULESET_NOT_FOUND = "ruleset_not_found"
+    PLAYER_NOT_FOUND = "player_not_found"
+    STAFF_NOT_FOUND = "staff_not_found"
+
+    # Shoes and their records.
+    #: A shoe's record asked for before the shoe has ended.
+    SHOE_IN_PLAY = "shoe_in_play"
+    #: A player's seed sent once the shoe's first betting window has closed.
+    CLIENT_SEED_FIXED = "client_seed_fixed"
 
     # Staff and what they set (the admin API, ``docs/admin.md``).
     #: A player's token on an admin route (staff log in on their own routes).
@@ -74,8 +117,39 @@ class RefusalCode(StrEnum):
     #: A login or an unlock of an account an operator locked or closed.
     ACCOUNT_LOCKED = "account_locked"
     ACCOUNT_CLOSED = "account_closed"
-    #: A player's own limit above what the operator set for it.
-    ABOVE_OPERATOR_LIMIT = "above_operator_limit"
+    #: A lock of an account locked already, an unlock of one not locked, any change of a
+    #: closed one (a closure is for good).
+    PLAYER_LOCKED = "player_locked"
+    PLAYER_ACTIVE = "player_active"
+    PLAYER_CLOSED = "player_closed"
+    #: The removal of an operator limit that is not set.
+    NO_OPERATOR_LIMIT = "no_operator_limit"
+    #: A member of staff disabling themselves, or one disabled already.
+    OWN_ACCOUNT = "own_account"
+    STAFF_DISABLED = "staff_disabled"
+    #: A bet's limits with its minimum above its maximum.
+    INVALID_LIMITS = "invalid_limits"
+    #: An anchor asked of an audit log with no record yet.
+    AUDIT_LOG_EMPTY = "audit_log_empty"
+
+    # The service itself.
+    #: A table whose state this node has not got yet (just started, or the table just moved).
+    TABLE_STARTING = "table_starting"
+    #: A node some of whose tables have no state yet (its health check).
+    STARTING = "starting"
+    #: The database failed the request: nothing was changed, try again.
+    DATABASE_UNAVAILABLE = "database_unavailable"
+
+    # The request itself, refused before any route looks at it.
+    #: A body, parameter or header that is not what the route takes.
+    INVALID_REQUEST = "invalid_request"
+    #: A request the HTTP layer cannot read otherwise (never a body: that is invalid_request).
+    BAD_REQUEST = "bad_request"
+    NOT_FOUND = "not_found"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    PAYLOAD_TOO_LARGE = "payload_too_large"
+    #: Too many logins, registrations, guests or tickets from one client; retry later.
+    RATE_LIMITED = "rate_limited"
 
 
 #: The codes the responsible-gaming policy refuses with.
@@ -96,6 +170,10 @@ class Refusal:
 
     >>> Refusal(RefusalCode.NOTHING_TO_UNDO, "no bet to take back").code == "nothing_to_undo"
     True
+    >>> Refusal("made_up", "a code of no catalogue")
+    Traceback (most recent call last):
+    ...
+    ValueError: 'made_up' is not a valid RefusalCode
     """
 
     code: RefusalCode
@@ -110,6 +188,10 @@ class Refusal:
     left: int | None = None
     #: For ``below_minimum`` / ``above_maximum``: the spot whose bound the bet breaks.
     spot: str | None = None
+
+    def __post_init__(self) -> None:
+        # A code outside the catalogue is a bug: refuse it where it is made, not on the wire.
+        object.__setattr__(self, "code", RefusalCode(self.code))
 
     def __str__(self) -> str:
         return f"{self.code.value}: {self.message}"

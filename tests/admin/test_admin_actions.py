@@ -14,10 +14,10 @@ from admin_support import Admin, running_admin, wait_for
 from typer.testing import CliRunner
 
 from baccarat.cli import app
-from baccarat.rulesets import parse_ruleset
+from baccarat.refusals import Refusal, RefusalCode
+from baccarat.rulesets import RuleSet, parse_ruleset
 from baccarat.server.actions.admin_tables import next_ruleset
 from baccarat.server.admin_models import StakeLimits, TableChange
-from baccarat.server.errors import ApiError
 
 
 @pytest.fixture(scope="module")
@@ -208,9 +208,10 @@ def test_the_command_creates_staff_and_refuses_bad_input_in_one_line(admin: Admi
 
 def test_a_change_keeps_the_servers_one_currency() -> None:
     rupiah = parse_ruleset("name = 'rp'\ncurrency = 'IDR'\nextends = 'standard'")
-    with pytest.raises(ApiError) as refused:
-        next_ruleset(rupiah, None, TableChange(reason="r", ruleset="standard"))
-    assert refused.value.status == 422 and "counts in USD" in refused.value.message
+    refused = next_ruleset(rupiah, None, TableChange(reason="r", ruleset="standard"))
+    assert isinstance(refused, Refusal) and refused.code is RefusalCode.INVALID_REQUEST
+    assert "counts in USD" in refused.message
     lowered = TableChange(reason="r", limits={"tie": StakeLimits(min_stake=100, max_stake=900)})
     kept = next_ruleset(rupiah, None, lowered)
+    assert isinstance(kept, RuleSet)
     assert (kept.currency, kept.bet("tie").max_stake) == ("IDR", 900)

@@ -21,6 +21,8 @@ from server_support import ledger_check, new_player, open_round
 from serving import ServerProcess
 from sqlalchemy import func, select
 
+from baccarat.refusals import RefusalCode
+from baccarat.server.errors import REFUSAL_STATUS
 from baccarat.store import Database
 from baccarat.store import schema as s
 
@@ -256,6 +258,7 @@ def test_battery_is_refused_without_5xx_or_change(
     assert len(probes) >= 250
     before = _row_counts(module_db_url)
     answers: list[tuple[int, Probe, str]] = []
+    codes: list[tuple[int, Probe, str]] = []
     with server.client() as client:
         balance = client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()
         for probe in probes:
@@ -276,6 +279,8 @@ def test_battery_is_refused_without_5xx_or_change(
                 answers.append((0, probe, f"{type(error).__name__}: {error}"))
                 continue
             answers.append((response.status_code, probe, response.text[:200]))
+            if response.text.startswith('{"error":'):
+                codes.append((response.status_code, probe, response.json()["error"]["code"]))
         after_balance = client.get("/api/me", headers={"Authorization": f"Bearer {token}"}).json()
     wrong = [
         f"{status} {probe.describe()} -> {text}"
@@ -289,6 +294,15 @@ def test_battery_is_refused_without_5xx_or_change(
         if status != 413 and not text.startswith('{"error":')
     ]
     assert not_json == [], "\n".join(not_json[:20])
+    # Every answer's code is in the one catalogue, with the one status errors.py gives it.
+    uncatalogued = [
+        f"{status} {probe.describe()} -> {code!r}"
+        for status, probe, code in codes
+        if code not in {member.value for member in RefusalCode}
+        or REFUSAL_STATUS[RefusalCode(code)] != status
+    ]
+    assert uncatalogued == [], "\n".join(uncatalogued[:20])
+    assert len(codes) >= 250
     assert after_balance == balance
     assert _row_counts(module_db_url) == before
     log = server.stderr_text()

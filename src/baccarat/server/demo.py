@@ -10,25 +10,22 @@ from typing import Annotated
 
 from fastapi import Depends
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.deps import CurrentPlayer, ServiceDep
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import refused
 from baccarat.store.players import is_demo
 
-__all__ = ["DEMO_ACCOUNT", "RealMoneyPlayer", "real_money_player"]
-
-#: The error code of a cashier request by a guest.
-DEMO_ACCOUNT = "demo_account"
+__all__ = ["RealMoneyPlayer", "real_money_player"]
 
 
 async def real_money_player(player: CurrentPlayer, service: ServiceDep) -> str:
     """The caller's player id if it holds real money; ``403 demo_account`` for a guest."""
     if await service.runner.read(lambda c: is_demo(c, player)):
-        raise ApiError(
-            403,
-            DEMO_ACCOUNT,
+        message = (
             "a guest plays with demo money, which can be neither deposited to nor withdrawn;"
-            " register to use the cashier",
+            " register to use the cashier"
         )
+        raise refused(Refusal(RefusalCode.DEMO_ACCOUNT, message))
     return player
 
 

@@ -65,6 +65,11 @@ OptionalKey = Annotated[
 ]
 
 
+def _unauthorized(message: str) -> ApiError:
+    """The 401 of a request without a token, or with one that opens nothing."""
+    return refused(Refusal(RefusalCode.UNAUTHORIZED, message))
+
+
 async def _service(request: Request) -> Service:
     # async on purpose: FastAPI runs a plain ``def`` dependency in a worker thread.
     service: Service = request.app.state.service
@@ -100,7 +105,7 @@ async def optional_player(service: ServiceDep, credentials: Credentials) -> str 
         return None
     player = await service.tokens.player(credentials.credentials)
     if player is None:
-        raise ApiError(401, "unauthorized", BAD_TOKEN)
+        raise _unauthorized(BAD_TOKEN)
     return player
 
 
@@ -109,7 +114,7 @@ async def current_player(
 ) -> str:
     """The caller's player id; a 401 without a token."""
     if player is None:
-        raise ApiError(401, "unauthorized", NO_TOKEN)
+        raise _unauthorized(NO_TOKEN)
     return player
 
 
@@ -131,10 +136,10 @@ async def passive_session(service: ServiceDep, credentials: Credentials) -> Live
     ticket): it is not a use, so it does not keep the session from idling out. A 401
     without a live token."""
     if credentials is None:
-        raise ApiError(401, "unauthorized", NO_TOKEN)
+        raise _unauthorized(NO_TOKEN)
     session = await service.tokens.session(credentials.credentials, touch=False)
     if session is None:
-        raise ApiError(401, "unauthorized", BAD_TOKEN)
+        raise _unauthorized(BAD_TOKEN)
     return session
 
 
@@ -153,10 +158,10 @@ async def bettor(service: ServiceDep, credentials: Credentials) -> tuple[str, st
     """The caller's player id and session hash, for a bet (``TokenBook.bettor``: the bet queue
     checks the session live in the bet's transaction). A 401 without a live token."""
     if credentials is None:
-        raise ApiError(401, "unauthorized", NO_TOKEN)
+        raise _unauthorized(NO_TOKEN)
     found = await service.tokens.bettor(credentials.credentials)
     if found is None:
-        raise ApiError(401, "unauthorized", BAD_TOKEN)
+        raise _unauthorized(BAD_TOKEN)
     return found
 
 
@@ -189,14 +194,14 @@ class _StaffCheck:
 
     async def __call__(self, staff: StaffAccountsDep, credentials: Credentials) -> StaffSession:
         if credentials is None:
-            raise ApiError(401, "unauthorized", NO_TOKEN)
+            raise _unauthorized(NO_TOKEN)
         token = credentials.credentials
         session = await staff.session(token)
         if session is None:
             if await staff.is_player_token(token):
                 message = "a player's token opens no admin route: log in at /api/admin/login"
                 raise refused(Refusal(RefusalCode.STAFF_ONLY, message))
-            raise ApiError(401, "unauthorized", BAD_TOKEN)
+            raise _unauthorized(BAD_TOKEN)
         if session.role not in self.roles:
             allowed = ", ".join(sorted(self.roles))
             message = f"the role {session.role!r} may not do this (allowed: {allowed})"

@@ -44,6 +44,9 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from baccarat.refusals import RefusalCode
+from baccarat.server.errors import REFUSAL_STATUS, error_body
+
 __all__ = ["CSP", "DOCS_PATHS", "PRIVATE_PREFIXES", "Hygiene", "docs_csp"]
 
 #: The policy of the page, the API and every file the server sends.
@@ -164,14 +167,9 @@ class Hygiene:
         return out
 
     async def _too_large(self, send: Send) -> None:
-        body = json.dumps(
-            {
-                "error": {
-                    "code": "payload_too_large",
-                    "message": f"the request body is over {self.max_body_bytes} bytes",
-                }
-            }
-        ).encode()
+        code = RefusalCode.PAYLOAD_TOO_LARGE
+        message = f"the request body is over {self.max_body_bytes} bytes"
+        body = json.dumps(error_body(code, message)).encode()
         headers = [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
@@ -180,5 +178,7 @@ class Hygiene:
             (b"content-security-policy", CSP.encode()),
             *_COMMON,
         ]
-        await send({"type": "http.response.start", "status": 413, "headers": headers})
+        await send(
+            {"type": "http.response.start", "status": REFUSAL_STATUS[code], "headers": headers}
+        )
         await send({"type": "http.response.body", "body": body})

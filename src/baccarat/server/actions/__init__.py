@@ -5,9 +5,9 @@ due check to a player's feeds).
 
 Each is built once by the app factory with what it needs, the policy clock passed in
 explicitly; the routers parse a request, call one of them and answer with what it returns.
-A refusal of the catalogue (``baccarat.refusals``: the policy's, a reused key) comes back as
-a ``Refusal`` value (it wrote nothing), for the router to answer with its code's status
-(``errors.refused``); the actions' own refusals are raised as ``ApiError``.
+An action knows nothing of HTTP: it returns its result or a ``Refusal`` (``baccarat.refusals``:
+the policy's, a reused key, a name taken, a thing not found...), having written nothing for a
+refusal; the router answers it with its code's status (``errors.answer``).
 """
 
 from __future__ import annotations

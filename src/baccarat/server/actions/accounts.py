@@ -27,7 +27,6 @@ from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible import PlayerState, Session, may_play
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock, iso_utc
-from baccarat.server.errors import ApiError
 from baccarat.server.feedsessions import end_feeds
 from baccarat.server.guard import Guard
 from baccarat.server.models import LoggedIn, Me, PlayerCreated, Registered, SessionModel, Ticket
@@ -50,10 +49,8 @@ from baccarat.store.responsible import Controls, load_controls, save_controls
 from baccarat.store.sessions import LiveSession, issue_ticket
 from baccarat.store.sessions import open_session as open_guest_session
 
-__all__ = ["GUESTS_DISABLED", "TICKET_TTL_MS", "Accounts"]
+__all__ = ["TICKET_TTL_MS", "Accounts"]
 
-#: The error code of a new guest while guests are off.
-GUESTS_DISABLED = "guests_disabled"
 #: How long a feed ticket opens the feed: enough to connect, too short to be worth stealing.
 TICKET_TTL_MS = 30_000
 
@@ -75,12 +72,13 @@ class Accounts:
         self.guard = guard
         self.clock = clock
 
-    async def new_guest(self) -> PlayerCreated:
+    async def new_guest(self) -> PlayerCreated | Refusal:
         """A guest player holding the demo credit in demo money, and its token (a session
-        that expires, like a login's); a 403 ``guests_disabled`` while guests are off."""
+        that expires, like a login's); ``guests_disabled`` while guests are off."""
         config = self.service.config
         if not config.guests:
-            raise ApiError(403, GUESTS_DISABLED, "this table service does not offer demo play")
+            message = "this table service does not offer demo play"
+            return Refusal(RefusalCode.GUESTS_DISABLED, message)
         credit, lifetime = config.demo_credit, config.guest_lifetime_ms
         now = self.clock.now_ms()
 
@@ -112,14 +110,14 @@ class Accounts:
         )
         return Ticket(ticket=ticket, expires_at=iso_utc(now + TICKET_TTL_MS))
 
-    async def register(self, username: str, password: str) -> Registered:
+    async def register(self, username: str, password: str) -> Registered | Refusal:
         """A new player with no money: a username (3-32 of a-z, 0-9, '.', '_', '-') and a
-        password the policy accepts (422 ``invalid_account``; 409 ``username_taken``)."""
+        password the policy accepts (else ``invalid_account``; ``username_taken``)."""
         try:
             name = normalize_username(username)
             check_password(password, username=name)
         except (ValueError, PasswordError) as error:
-            raise ApiError(422, "invalid_account", str(error)) from None
+            return Refusal(RefusalCode.INVALID_ACCOUNT, str(error))
         stored = await self.guard.hash(hash_password, password)
         now = self.clock.now_ms()
 
@@ -131,11 +129,11 @@ class Accounts:
         try:
             player_id = await self.service.runner.write(run)
         except UsernameTakenError as error:
-            raise ApiError(409, "username_taken", str(error)) from None
+            return Refusal(RefusalCode.USERNAME_TAKEN, str(error))
         return Registered(id=player_id, username=name, balance=0)
 
-    async def verify(self, username: str, password: str) -> Login:
-        """The login of ``username`` if ``password`` is its password; else a 401
+    async def verify(self, username: str, password: str) -> Login | Refusal:
+        """The login of ``username`` if ``password`` is its password; else
         ``bad_credentials`` (the failure audited, at the guard's audit rate). An unknown
         username costs a hash too, so the answer's time does not tell it apart."""
         found = await self.service.runner.read(lambda c: find_login(c, username))
@@ -151,7 +149,7 @@ class Accounts:
                 await self.service.runner.write(
                     lambda c: append_audit(c, now, "anonymous", "login_failed", details)
                 )
-            raise ApiError(401, "bad_credentials", "wrong username or password")
+            return Refusal(RefusalCode.BAD_CREDENTIALS, "wrong username or password")
         return found
 
     async def log_in(self, login: Login, password: str) -> LoggedIn | Refusal:
@@ -206,8 +204,8 @@ class Accounts:
             session=SessionModel.model_validate(session.to_json()),
         )
 
-    async def log_out(self, player: str, token: str) -> None:
-        """End the session of ``token`` (a login's or a guest's) and close its feeds; a 409
+    async def log_out(self, player: str, token: str) -> Refusal | None:
+        """End the session of ``token`` (a login's or a guest's) and close its feeds;
         ``not_a_session`` if it has ended already."""
         now = self.clock.now_ms()
 
@@ -220,5 +218,6 @@ class Accounts:
             return ended
 
         if not await self.service.runner.write(run):
-            raise ApiError(409, "not_a_session", "the session has ended already")
+            return Refusal(RefusalCode.NOT_A_SESSION, "the session has ended already")
         end_feeds(self.service, player, token_hash(token))
+        return None

@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible.caps import impose_cap
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.actions.controls import breaks_view
@@ -27,7 +28,6 @@ from baccarat.server.admin_models import (
     PlayerSummary,
 )
 from baccarat.server.clock import Clock, iso_utc
-from baccarat.server.errors import ApiError
 from baccarat.server.feedsessions import end_feeds
 from baccarat.server.models import HistoryPage, HistoryRound
 from baccarat.server.service import Service
@@ -60,6 +60,21 @@ def _caps(c: Connection, player: str) -> list[dict[str, Any]]:
     ]
 
 
+#: The refusal of a change of an account to the state it is in already.
+_ALREADY = {
+    "locked": RefusalCode.PLAYER_LOCKED,
+    "active": RefusalCode.PLAYER_ACTIVE,
+    "closed": RefusalCode.PLAYER_CLOSED,
+}
+
+
+def _found(c: Connection, player: str) -> dict[str, Any] | Refusal:
+    found = player_summary(c, player)
+    if found is None:
+        return Refusal(RefusalCode.PLAYER_NOT_FOUND, f"there is no player {player!r}")
+    return found
+
+
 class PlayerDesk:
     """The player actions of one server, judged by the policy clock ``clock``."""
 
@@ -71,18 +86,14 @@ class PlayerDesk:
         found = await self.service.runner.read(lambda c: find_players(c, text, limit))
         return PlayerList(players=[_summary(item) for item in found])
 
-    def _found(self, c: Connection, player: str) -> dict[str, Any]:
-        found = player_summary(c, player)
-        if found is None:
-            raise ApiError(404, "player_not_found", f"there is no player {player!r}")
-        return found
-
-    async def detail(self, player: str) -> PlayerDetail:
+    async def detail(self, player: str) -> PlayerDetail | Refusal:
         """Balance, status, limits and caps, breaks and the running session."""
         now_ms = self.clock.now_ms()
 
-        def run(c: Connection) -> PlayerDetail:
-            found = self._found(c, player)
+        def run(c: Connection) -> PlayerDetail | Refusal:
+            found = _found(c, player)
+            if isinstance(found, Refusal):
+                return found
             controls = load_controls(c, [player]).get(player, Controls())
             stored = controls.limits.to_json()
             session = controls.session
@@ -100,32 +111,39 @@ class PlayerDesk:
 
         return await self.service.runner.read(run)
 
-    async def history(self, player: str, page: int, per_page: int) -> HistoryPage:
-        def run(c: Connection) -> tuple[int, list[HistoryRound]]:
-            self._found(c, player)
+    async def history(self, player: str, page: int, per_page: int) -> HistoryPage | Refusal:
+        def run(c: Connection) -> tuple[int, list[HistoryRound]] | Refusal:
+            found = _found(c, player)
+            if isinstance(found, Refusal):
+                return found
             total, rounds = history_page(c, player, page, per_page)
             return total, [
                 HistoryRound.model_validate({**r.to_json(), "time": iso_utc(r.time_ms)})
                 for r in rounds
             ]
 
-        total, rounds = await self.service.runner.read(run)
+        outcome = await self.service.runner.read(run)
+        if isinstance(outcome, Refusal):
+            return outcome
+        total, rounds = outcome
         pages = (total + per_page - 1) // per_page
         return HistoryPage(page=page, per_page=per_page, total=total, pages=pages, rounds=rounds)
 
     async def set_state(
         self, session: StaffSession, player: str, state: str, reason: str
-    ) -> PlayerSummary:
+    ) -> PlayerSummary | Refusal:
         """Lock, unlock or close the account (``state``: locked, active or closed)."""
         now = self.clock.now_ms()
 
-        def run(c: Connection) -> dict[str, Any]:
-            self._found(c, player)
+        def run(c: Connection) -> dict[str, Any] | Refusal:
+            found = _found(c, player)
+            if isinstance(found, Refusal):
+                return found
             before = get_status(c, player)
             if before.state == "closed":
-                raise ApiError(409, "player_closed", "the account is closed for good")
+                return Refusal(RefusalCode.PLAYER_CLOSED, "the account is closed for good")
             if before.state == state:
-                raise ApiError(409, f"player_{state}", f"the account is {state} already")
+                return Refusal(_ALREADY[state], f"the account is {state} already")
             locked = None if state == "active" else (before.locked_at or now)
             closed = now if state == "closed" else None
             save_status(c, player, PlayerStatus(locked, closed, reason), now)
@@ -133,20 +151,26 @@ class PlayerDesk:
             action = {"locked": "player_lock", "active": "player_unlock", "closed": "player_close"}
             details = {"player": player, "before": before.state, "sessions_ended": ended}
             audit_staff(c, now, session, action[state], reason, details)
-            return self._found(c, player)
+            return _found(c, player)
 
         found = await self.service.runner.write(run)
+        if isinstance(found, Refusal):
+            return found
         if state != "active":
             end_feeds(self.service, player)
         return _summary(found)
 
-    async def set_cap(self, session: StaffSession, player: str, body: CapRequest) -> CapsView:
+    async def set_cap(
+        self, session: StaffSession, player: str, body: CapRequest
+    ) -> CapsView | Refusal:
         """Set (or, with no amount, remove) an operator limit of one kind and period."""
         now = self.clock.now_ms()
         kind, period, amount = body.kind, body.period, body.amount
 
-        def run(c: Connection) -> CapsView:
-            self._found(c, player)
+        def run(c: Connection) -> CapsView | Refusal:
+            found = _found(c, player)
+            if isinstance(found, Refusal):
+                return found
             details: dict[str, Any] = {
                 "player": player,
                 "kind": kind.value,
@@ -155,7 +179,8 @@ class PlayerDesk:
             }
             if amount is None:
                 if not remove_cap(c, player, kind, period):
-                    raise ApiError(409, "no_operator_limit", "there is no such operator limit")
+                    message = "there is no such operator limit"
+                    return Refusal(RefusalCode.NO_OPERATOR_LIMIT, message)
             else:
                 save_cap(c, player, kind, period, amount, now)
                 controls = load_controls(c, [player], lock=True).get(player, Controls())

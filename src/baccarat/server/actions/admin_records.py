@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from baccarat.audit import Anchor
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.admin_models import (
     AuditAnchorView,
     AuditPage,
@@ -18,7 +19,6 @@ from baccarat.server.admin_models import (
     ShoeList,
 )
 from baccarat.server.clock import Clock, iso_utc
-from baccarat.server.errors import ApiError
 from baccarat.server.service import Service
 from baccarat.store.admin_reads import audit_page, find_shoes
 from baccarat.store.audit_log import audit_head, verify_audit_log
@@ -76,14 +76,14 @@ class RecordDesk:
 
         return ShoeList(shoes=await self.service.runner.read(run))
 
-    async def shoe(self, shoe_id: str) -> ShoeAdminView:
+    async def shoe(self, shoe_id: str) -> ShoeAdminView | Refusal:
         def run(c: Connection) -> ShoeAdminView | None:
             shoe = get_shoe(c, shoe_id)
             return None if shoe is None else _shoe(c, shoe)
 
         found = await self.service.runner.read(run)
         if found is None:
-            raise ApiError(404, "shoe_not_found", f"there is no shoe {shoe_id!r}")
+            return Refusal(RefusalCode.SHOE_NOT_FOUND, f"there is no shoe {shoe_id!r}")
         return found
 
     async def audit(
@@ -114,12 +114,12 @@ class RecordDesk:
             }
         )
 
-    async def anchor(self) -> AuditAnchorView:
+    async def anchor(self) -> AuditAnchorView | Refusal:
         """The chain's head now, as an anchor line to keep outside the database."""
         now = self.clock.now_ms()
 
         head = await self.service.runner.read(audit_head)
         if head is None:
-            raise ApiError(409, "audit_log_empty", "the audit log has no record to anchor yet")
+            return Refusal(RefusalCode.AUDIT_LOG_EMPTY, "the audit log has no record to anchor yet")
         anchor = Anchor(head[0], head[1], now)
         return AuditAnchorView(seq=anchor.seq, head=anchor.head, at=anchor.at, line=anchor.line())

@@ -18,9 +18,9 @@ from baccarat.passwords import (
     hash_password,
     verify_password,
 )
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.admin_models import StaffList, StaffLoggedIn, StaffMemberView
 from baccarat.server.clock import Clock, iso_utc
-from baccarat.server.errors import ApiError
 from baccarat.server.guard import Guard
 from baccarat.server.service import Service
 from baccarat.store.audit_log import append_audit
@@ -34,16 +34,13 @@ from baccarat.store.staff import (
     end_staff_session,
     find_staff,
     list_staff,
-    live_staff_session,
     open_staff_session,
-    touch_staff_session,
 )
 
 __all__ = ["STAFF_SESSION_MS", "StaffAccounts", "member_view"]
 
 #: How long a staff token lives at most (a shift); it also idles out like a player's.
 STAFF_SESSION_MS = 8 * 3_600_000
-_MAX_TOKEN = 200
 
 
 def member_view(member: StaffMember) -> StaffMemberView:
@@ -65,30 +62,18 @@ class StaffAccounts:
         self.guard = guard
         self.clock = clock
 
-    @property
-    def idle_ms(self) -> int:
-        return self.service.config.session_idle_ms
-
     async def session(self, token: str) -> StaffSession | None:
-        """The live staff session of ``token``, or ``None``; a use of it."""
-        if not token or len(token) > _MAX_TOKEN:
-            return None
-        now, idle = self.clock.now_ms(), self.idle_ms
-        found = await self.service.runner.read(lambda c: live_staff_session(c, token, now, idle))
-        if found is not None and now - found.last_seen_at >= max(1, min(60_000, idle // 30)):
-            hashed = found.token_hash
-            await self.service.runner.write(lambda c: touch_staff_session(c, hashed, now))
-        return found
+        """The live staff session of ``token``, or ``None``; a use of it (the token book's
+        staff sessions: the players' mechanism over ``staff_sessions``)."""
+        return await self.service.tokens.staff.session(token)
 
     async def is_player_token(self, token: str) -> bool:
         """Whether ``token`` is a live player session (told apart from no token at all)."""
-        if not token or len(token) > _MAX_TOKEN:
-            return False
         return await self.service.tokens.player(token, touch=False) is not None
 
-    async def log_in(self, username: str, password: str) -> StaffLoggedIn:
+    async def log_in(self, username: str, password: str) -> StaffLoggedIn | Refusal:
         """A staff token for a good username and password of a member not disabled; else
-        401 ``bad_credentials`` (audited; an unknown name costs a hash too)."""
+        ``bad_credentials`` (audited; an unknown name costs a hash too)."""
         found = await self.service.runner.read(lambda c: find_staff(c, username))
         if found is None or found.disabled_at is not None:
             await self.guard.hash(dummy_verify, password)
@@ -102,7 +87,7 @@ class StaffAccounts:
                 await self.service.runner.write(
                     lambda c: append_audit(c, now, "anonymous", "staff_login_failed", details)
                 )
-            raise ApiError(401, "bad_credentials", "wrong username or password")
+            return Refusal(RefusalCode.BAD_CREDENTIALS, "wrong username or password")
         member = found
 
         def run(c: Connection) -> tuple[str, int]:
@@ -135,13 +120,13 @@ class StaffAccounts:
 
     async def create(
         self, session: StaffSession, username: str, role: str, password: str, reason: str
-    ) -> StaffMemberView:
-        """A new member of staff (422 ``invalid_account`` for a weak password, 409
+    ) -> StaffMemberView | Refusal:
+        """A new member of staff (``invalid_account`` for a weak password,
         ``username_taken``)."""
         try:
             check_password(password, username=username.strip().lower())
         except PasswordError as error:
-            raise ApiError(422, "invalid_account", str(error)) from None
+            return Refusal(RefusalCode.INVALID_ACCOUNT, str(error))
         stored = await self.guard.hash(hash_password, password)
         now = self.clock.now_ms()
 
@@ -154,33 +139,32 @@ class StaffAccounts:
         try:
             member = await self.service.runner.write(run)
         except StaffNameTakenError as error:
-            raise ApiError(409, "username_taken", str(error)) from None
+            return Refusal(RefusalCode.USERNAME_TAKEN, str(error))
         except ValueError as error:
-            raise ApiError(422, "invalid_account", str(error)) from None
+            return Refusal(RefusalCode.INVALID_ACCOUNT, str(error))
         return member_view(member)
 
-    async def disable(self, session: StaffSession, username: str, reason: str) -> StaffMemberView:
-        """Disable a member of staff and end their sessions (404 ``staff_not_found``; 409
+    async def disable(
+        self, session: StaffSession, username: str, reason: str
+    ) -> StaffMemberView | Refusal:
+        """Disable a member of staff and end their sessions (``staff_not_found``;
         ``own_account`` for oneself, ``staff_disabled`` if disabled already)."""
         now = self.clock.now_ms()
 
-        def run(c: Connection) -> StaffMember | str:
+        def run(c: Connection) -> StaffMember | Refusal:
             member = find_staff(c, username)
             if member is None:
-                return "missing"
+                message = f"there is no member of staff {username!r}"
+                return Refusal(RefusalCode.STAFF_NOT_FOUND, message)
             if member.id == session.staff_id:
-                return "own"
+                message = "a member of staff cannot disable themselves"
+                return Refusal(RefusalCode.OWN_ACCOUNT, message)
             if not disable_staff(c, member.id, now):
-                return "disabled"
+                return Refusal(RefusalCode.STAFF_DISABLED, f"{username!r} is disabled already")
             audit_staff(c, now, session, "staff_disable", reason, {"username": member.username})
             return member
 
         outcome = await self.service.runner.write(run)
-        if outcome == "missing":
-            raise ApiError(404, "staff_not_found", f"there is no member of staff {username!r}")
-        if outcome == "own":
-            raise ApiError(409, "own_account", "a member of staff cannot disable themselves")
-        if outcome == "disabled":
-            raise ApiError(409, "staff_disabled", f"{username!r} is disabled already")
-        assert isinstance(outcome, StaffMember)
+        if isinstance(outcome, Refusal):
+            return outcome
         return member_view(replace(outcome, disabled_at=now))

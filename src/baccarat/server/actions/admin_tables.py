@@ -2,9 +2,10 @@
 and dealing mode for its next shoe; see who watches and who bets.
 
 What an operator sets is stored (``baccarat.store.table_controls``), so it holds for whichever
-node deals the table: its dealer reads the status before it opens each round (a pause lets
-the round in play finish) and takes the pending change when it starts the next shoe. Every
-change is audited in its own transaction.
+node deals the table: a status is then sent as a command to the table's runtime (here, or on
+the node that deals it), which reads it back and opens no new round unless the table is open
+(a pause lets the round in play finish); the runtime takes the pending change when it starts
+the next shoe. Every change is audited in its own transaction.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from baccarat.live.commands import CloseTable, Command, Pause, Resume
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset, parse_ruleset
 from baccarat.server.admin_models import (
     IntegrityView,
@@ -22,7 +25,6 @@ from baccarat.server.admin_models import (
     TableControlView,
 )
 from baccarat.server.clock import Clock
-from baccarat.server.errors import ApiError
 from baccarat.server.mirror import TableMirror
 from baccarat.server.service import Service
 from baccarat.store.admin_reads import round_bettors
@@ -72,10 +74,10 @@ class TableDesk:
             watching=mirror.audience(),
         )
 
-    def _mirror(self, table_id: str) -> TableMirror:
+    def _mirror(self, table_id: str) -> TableMirror | Refusal:
         mirror = self.service.tables.get(table_id)
         if mirror is None:
-            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
+            return Refusal(RefusalCode.TABLE_NOT_FOUND, f"there is no table {table_id!r}")
         return mirror
 
     async def tables(self) -> list[TableControlView]:
@@ -87,16 +89,20 @@ class TableDesk:
         controls = await self.service.runner.read(run)
         return [self._view(self.service.tables[c.table_id], c) for c in controls]
 
-    async def table(self, table_id: str) -> TableControlView:
+    async def table(self, table_id: str) -> TableControlView | Refusal:
         mirror = self._mirror(table_id)
+        if isinstance(mirror, Refusal):
+            return mirror
         control = await self.service.runner.read(lambda c: get_control(c, table_id))
         return self._view(mirror, control)
 
     async def set_status(
         self, session: StaffSession, table_id: str, status: str, reason: str
-    ) -> TableControlView:
+    ) -> TableControlView | Refusal:
         """Open, pause or close the table: no new round opens unless it is open."""
         mirror = self._mirror(table_id)
+        if isinstance(mirror, Refusal):
+            return mirror
         now = self.clock.now_ms()
 
         def run(c: Connection) -> TableControl:
@@ -105,27 +111,34 @@ class TableDesk:
             audit_staff(c, now, session, f"table_{_VERB[status]}", reason, details)
             return get_control(c, table_id)
 
-        return self._view(mirror, await self.service.runner.write(run))
+        control = await self.service.runner.write(run)
+        # Stored and audited first: the runtime dealing the table reads the status back.
+        await self.service.commands.tell(table_id, _COMMAND[status])
+        return self._view(mirror, control)
 
     async def change(
         self, session: StaffSession, table_id: str, body: TableChange
-    ) -> TableControlView:
+    ) -> TableControlView | Refusal:
         """Change the rule set, limits, timings or dealing mode from the table's next shoe."""
         mirror = self._mirror(table_id)
+        if isinstance(mirror, Refusal):
+            return mirror
         settings = {
             key: value
             for key in ("betting_ms", "reveal_ms", "result_ms", "dealing")
             if (value := getattr(body, key)) is not None
         }
         if body.ruleset is None and body.limits is None and not settings:
-            raise ApiError(422, "invalid_request", "nothing to change")
+            return Refusal(RefusalCode.INVALID_REQUEST, "nothing to change")
         now = self.clock.now_ms()
 
-        def run(c: Connection) -> TableControl:
+        def run(c: Connection) -> TableControl | Refusal:
             control = get_control(c, table_id, lock=True)
             change: dict[str, Any] = {}
             if body.ruleset is not None or body.limits is not None:
                 ruleset = next_ruleset(mirror.ruleset, control.pending, body)
+                if isinstance(ruleset, Refusal):
+                    return ruleset
                 change["ruleset_toml"] = ruleset.to_toml()
             if settings:
                 change["settings"] = settings
@@ -134,19 +147,25 @@ class TableDesk:
             audit_staff(c, now, session, "table_change", body.reason, details)
             return after
 
-        return self._view(mirror, await self.service.runner.write(run))
+        outcome = await self.service.runner.write(run)
+        return outcome if isinstance(outcome, Refusal) else self._view(mirror, outcome)
 
-    async def integrity(self, table_id: str) -> IntegrityView:
+    async def integrity(self, table_id: str) -> IntegrityView | Refusal:
         """The integrity monitor's frequencies, player scores and alerts of the table."""
-        self._mirror(table_id)
+        mirror = self._mirror(table_id)
+        if isinstance(mirror, Refusal):
+            return mirror
         watch = self.service.integrity
         if watch is None:
-            raise ApiError(503, "table_starting", "the integrity monitor is starting: try again")
+            message = "the integrity monitor is starting: try again"
+            return Refusal(RefusalCode.TABLE_STARTING, message)
         return IntegrityView.model_validate(await watch.integrity_status(table_id))
 
-    async def audience(self, table_id: str) -> TableAudience:
+    async def audience(self, table_id: str) -> TableAudience | Refusal:
         """Who watches (feed connections) and who bets on the round in play."""
         mirror = self._mirror(table_id)
+        if isinstance(mirror, Refusal):
+            return mirror
         round_id = mirror.round_id
         bettors: dict[str, dict[str, int]] = {}
         if round_id is not None:
@@ -157,25 +176,27 @@ class TableDesk:
 
 
 _VERB = {"open": "open", "paused": "pause", "closed": "close"}
+_COMMAND: dict[str, Command] = {"open": Resume(), "paused": Pause(), "closed": CloseTable()}
 
 
-def next_ruleset(current: RuleSet, pending: dict[str, Any] | None, body: TableChange) -> RuleSet:
+def next_ruleset(
+    current: RuleSet, pending: dict[str, Any] | None, body: TableChange
+) -> RuleSet | Refusal:
     """The rule set of the next shoe: the one asked for (or the one already pending, or the
-    table's), with the limits asked for; 422 for an unknown rule set or bad limits."""
+    table's), with the limits asked for; refused for an unknown rule set, another currency
+    or bad limits."""
     if body.ruleset is not None:
         if body.ruleset not in BUILTIN_RULESETS:
             known = ", ".join(BUILTIN_RULESETS)
-            raise ApiError(
-                404, "ruleset_not_found", f"no built-in rule set {body.ruleset!r} ({known})"
-            )
+            message = f"no built-in rule set {body.ruleset!r} ({known})"
+            return Refusal(RefusalCode.RULESET_NOT_FOUND, message)
         base = load_ruleset(body.ruleset)
         if base.currency != current.currency:
             # A player's one balance is staked at every table: the tables count in one money.
-            raise ApiError(
-                422,
-                "invalid_request",
-                f"{body.ruleset!r} counts in {base.currency}, this server in {current.currency}",
+            message = (
+                f"{body.ruleset!r} counts in {base.currency}, this server in {current.currency}"
             )
+            return Refusal(RefusalCode.INVALID_REQUEST, message)
     elif pending is not None and pending.get("ruleset_toml"):
         base = parse_ruleset(pending["ruleset_toml"])
     else:
@@ -183,8 +204,9 @@ def next_ruleset(current: RuleSet, pending: dict[str, Any] | None, body: TableCh
     bets = dict(base.bets)
     for name, limits in (body.limits or {}).items():
         if name not in bets:
-            raise ApiError(422, "bet_not_offered", f"{base.name!r} does not offer {name!r}")
+            return Refusal(RefusalCode.NOT_OFFERED, f"{base.name!r} does not offer {name!r}")
         if limits.min_stake > limits.max_stake:
-            raise ApiError(422, "invalid_limits", f"{name}: min_stake is above max_stake")
+            message = f"{name}: min_stake is above max_stake"
+            return Refusal(RefusalCode.INVALID_LIMITS, message)
         bets[name] = replace(bets[name], min_stake=limits.min_stake, max_stake=limits.max_stake)
     return replace(base, bets=bets)

@@ -40,7 +40,6 @@ from baccarat.responsible import Session as PolicySession
 from baccarat.responsible.caps import cap_problem
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock
-from baccarat.server.errors import ApiError, refused
 from baccarat.server.feedsessions import end_feeds
 from baccarat.server.models import (
     BreaksView,
@@ -172,20 +171,24 @@ class PlayerControls:
 
     async def change_limit(
         self, player: str, kind: LimitKind, period: Period, amount: int | None
-    ) -> LimitChanged:
+    ) -> LimitChanged | Refusal:
         """Set, lower, raise or remove one limit (raising or removing waits 24 h)."""
         return await self._limit_change(
             player,
             lambda limits, now: request_change(limits, kind, period, amount, now),
         )
 
-    async def confirm_limit(self, player: str, kind: LimitKind, period: Period) -> LimitChanged:
+    async def confirm_limit(
+        self, player: str, kind: LimitKind, period: Period
+    ) -> LimitChanged | Refusal:
         """Apply a pending increase, 24 hours or more after it was asked for."""
         return await self._limit_change(
             player, lambda limits, now: confirm(limits, kind, period, now)
         )
 
-    async def cancel_limit(self, player: str, kind: LimitKind, period: Period) -> LimitChanged:
+    async def cancel_limit(
+        self, player: str, kind: LimitKind, period: Period
+    ) -> LimitChanged | Refusal:
         """Drop a pending increase; the current limit stays."""
         return await self._limit_change(
             player, lambda limits, now: cancel_pending(limits, kind, period, now)
@@ -195,7 +198,7 @@ class PlayerControls:
         self,
         player: str,
         operate: Callable[[LimitSettings, datetime], tuple[LimitSettings, Change]],
-    ) -> LimitChanged:
+    ) -> LimitChanged | Refusal:
         now_ms = self.clock.now_ms()
 
         def run(c: Connection) -> dict[str, Any]:
@@ -214,12 +217,13 @@ class PlayerControls:
             view = limits_view(load_controls(c, [player])[player], c, player, now_ms)
             return {"change": {**made.to_json(), "message": made.message}, **view}
 
+        # The policy's errors are raised inside the transaction, so that it writes nothing.
         try:
             return LimitChanged.model_validate(await self.service.runner.write(run))
         except _AboveCapError as error:
-            raise refused(Refusal(RefusalCode.ABOVE_OPERATOR_LIMIT, str(error))) from None
+            return Refusal(RefusalCode.ABOVE_OPERATOR_LIMIT, str(error))
         except LimitError as error:
-            raise ApiError(422, "invalid_limit", str(error)) from None
+            return Refusal(RefusalCode.INVALID_LIMIT, str(error))
 
     # Breaks.
 
@@ -229,7 +233,9 @@ class PlayerControls:
         controls = await self.service.runner.read(lambda c: _controls(c, player))
         return BreaksView.model_validate(breaks_view(controls, now_ms))
 
-    async def take_break(self, player: str, kind: BreakKind, until: datetime) -> BreakTaken:
+    async def take_break(
+        self, player: str, kind: BreakKind, until: datetime
+    ) -> BreakTaken | Refusal:
         """Take (or extend) a break from now until ``until``: it ends every session of the
         player at once (a guest keeps its token: it sees, and may lengthen, its break) and
         closes the player's feeds."""
@@ -250,7 +256,7 @@ class PlayerControls:
         try:
             view = await self.service.runner.write(run)
         except BreakError as error:
-            raise ApiError(422, "invalid_break", str(error)) from None
+            return Refusal(RefusalCode.INVALID_BREAK, str(error))
         end_feeds(self.service, player)
         return BreakTaken.model_validate(view)
 
@@ -268,14 +274,16 @@ class PlayerControls:
         controls = await self.service.runner.read(lambda c: _controls(c, player))
         return SessionSettingsModel.model_validate(controls.session_settings.to_json())
 
-    async def save_session_settings(self, player: str, settings: dict[str, Any]) -> SessionView:
+    async def save_session_settings(
+        self, player: str, settings: dict[str, Any]
+    ) -> SessionView | Refusal:
         """Save the settings: a stricter time limit and any reality-check interval apply to
         the running session at once, a looser time limit to the next session."""
         now_ms = self.clock.now_ms()
         try:
             wanted = SessionSettings.from_json(settings)
         except SessionError as error:
-            raise ApiError(422, "invalid_session_settings", str(error)) from None
+            return Refusal(RefusalCode.INVALID_SESSION_SETTINGS, str(error))
 
         def change(controls: Controls, now: datetime) -> tuple[Controls, str, dict[str, Any], None]:
             running = controls.session
@@ -289,9 +297,9 @@ class PlayerControls:
 
         return await self.service.runner.write(run)
 
-    async def acknowledge_reality_check(self, player: str) -> SessionView:
+    async def acknowledge_reality_check(self, player: str) -> SessionView | Refusal:
         """Acknowledge the due reality check: betting opens again, the next is an interval
-        away; a 409 ``no_reality_check`` without a running session."""
+        away; ``no_reality_check`` without a running session."""
         now_ms = self.clock.now_ms()
 
         def change(controls: Controls, now: datetime) -> tuple[Controls, str, dict[str, Any], None]:
@@ -307,4 +315,4 @@ class PlayerControls:
         try:
             return await self.service.runner.write(run)
         except SessionError as error:
-            raise ApiError(409, "no_reality_check", str(error)) from None
+            return Refusal(RefusalCode.NO_REALITY_CHECK, str(error))

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from baccarat.refusals import Refusal
 from baccarat.server.deps import AccountsDep, CurrentPlayer, CurrentToken
-from baccarat.server.errors import refused
+from baccarat.server.errors import answer
 from baccarat.server.guard import RATE_LIMITED, GuardDep, client_address
 from baccarat.server.models import Credentials, LoggedIn, Registered
 from baccarat.server.routers.responses import errors
@@ -27,7 +26,7 @@ async def create_account(
 ) -> Registered:
     """Register a player: a username (3-32 of a-z, 0-9, '.', '_', '-') and a password."""
     await guard.limit("accounts_per_address", client_address(request))
-    return await accounts.register(body.username, body.password)
+    return answer(await accounts.register(body.username, body.password))
 
 
 @router.post("/api/sessions", status_code=201, responses={**errors(401, 403, 422), **RATE_LIMITED})
@@ -39,16 +38,13 @@ async def login(
     during a break is refused (403)."""
     # Before any database read or hash: a refused attempt costs one counter lookup.
     await guard.admit_login(request, body.username)
-    found = await accounts.verify(body.username, body.password)
+    found = answer(await accounts.verify(body.username, body.password))
     await guard.login_succeeded(request, body.username)
-    outcome = await accounts.log_in(found, body.password)
-    if isinstance(outcome, Refusal):
-        raise refused(outcome)
-    return outcome
+    return answer(await accounts.log_in(found, body.password))
 
 
 @router.delete("/api/sessions/current", status_code=204, responses=errors(401, 409))
 async def logout(player: CurrentPlayer, token: CurrentToken, accounts: AccountsDep) -> None:
     """End this session (a login's or a guest's): its token is refused from now on, and its
     live feeds are closed."""
-    await accounts.log_out(player, token)
+    answer(await accounts.log_out(player, token))

@@ -17,6 +17,7 @@ from baccarat.server.admin_models import (
     ReasonBody,
 )
 from baccarat.server.deps import StaffActor, StaffReader
+from baccarat.server.errors import answer
 from baccarat.server.models import PRINTABLE, HistoryPage
 
 __all__ = ["router"]
@@ -38,7 +39,7 @@ async def search_players(
 @router.get("/api/admin/players/{player_id}", responses=admin_errors(404, 422))
 async def get_player(player_id: PlayerId, _session: StaffReader, desks: DesksDep) -> PlayerDetail:
     """Balance, status, own limits, operator limits, breaks and the running session."""
-    return await desks.players.detail(player_id)
+    return answer(await desks.players.detail(player_id))
 
 
 @router.get("/api/admin/players/{player_id}/history", responses=admin_errors(404, 422))
@@ -50,7 +51,7 @@ async def player_history(
     per_page: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> HistoryPage:
     """The player's rounds, newest first, as the player's own history shows them."""
-    return await desks.players.history(player_id, page, per_page)
+    return answer(await desks.players.history(player_id, page, per_page))
 
 
 @router.post("/api/admin/players/{player_id}/lock", responses=admin_errors(404, 409, 422))
@@ -58,7 +59,7 @@ async def lock_player(
     player_id: PlayerId, body: ReasonBody, session: StaffActor, desks: DesksDep
 ) -> PlayerSummary:
     """Lock the account: every session ends at once and logins are refused."""
-    return await desks.players.set_state(session, player_id, "locked", body.reason)
+    return answer(await desks.players.set_state(session, player_id, "locked", body.reason))
 
 
 @router.post("/api/admin/players/{player_id}/unlock", responses=admin_errors(404, 409, 422))
@@ -66,7 +67,7 @@ async def unlock_player(
     player_id: PlayerId, body: ReasonBody, session: StaffActor, desks: DesksDep
 ) -> PlayerSummary:
     """Unlock the account (not a closed one)."""
-    return await desks.players.set_state(session, player_id, "active", body.reason)
+    return answer(await desks.players.set_state(session, player_id, "active", body.reason))
 
 
 @router.post("/api/admin/players/{player_id}/close", responses=admin_errors(404, 409, 422))
@@ -74,7 +75,7 @@ async def close_player(
     player_id: PlayerId, body: ReasonBody, session: StaffActor, desks: DesksDep
 ) -> PlayerSummary:
     """Close the account for good (its money stays in the ledger)."""
-    return await desks.players.set_state(session, player_id, "closed", body.reason)
+    return answer(await desks.players.set_state(session, player_id, "closed", body.reason))
 
 
 @router.put("/api/admin/players/{player_id}/operator-limits", responses=admin_errors(404, 409, 422))
@@ -83,4 +84,4 @@ async def set_operator_limit(
 ) -> CapsView:
     """Cap one of the player's limits (the player may lower it, never raise it past the
     cap); ``amount: null`` removes the cap."""
-    return await desks.players.set_cap(session, player_id, body)
+    return answer(await desks.players.set_cap(session, player_id, body))

@@ -16,6 +16,7 @@ from baccarat.server.admin_models import (
     ShoeList,
 )
 from baccarat.server.deps import ShoeId, StaffReader
+from baccarat.server.errors import answer
 from baccarat.server.models import PRINTABLE
 
 __all__ = ["router"]
@@ -37,7 +38,7 @@ async def list_shoes(
 @router.get("/api/admin/shoes/{shoe_id}", responses=admin_errors(404, 422))
 async def get_shoe(shoe_id: ShoeId, _session: StaffReader, desks: DesksDep) -> ShoeAdminView:
     """One shoe and its verification."""
-    return await desks.records.shoe(shoe_id)
+    return answer(await desks.records.shoe(shoe_id))
 
 
 @router.get("/api/admin/audit", responses=admin_errors(422))
@@ -67,4 +68,4 @@ async def verify_audit(
 async def audit_anchor(_session: StaffReader, desks: DesksDep) -> AuditAnchorView:
     """The chain's head now: keep the line outside the database, check later with
     ``baccarat audit verify --anchor``."""
-    return await desks.records.anchor()
+    return answer(await desks.records.anchor())

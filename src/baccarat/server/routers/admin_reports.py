@@ -7,11 +7,12 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, Query, Response
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.actions.admin_reports import report_csv
 from baccarat.server.admin_deps import DesksDep, admin_errors
 from baccarat.server.admin_models import ReportView
 from baccarat.server.deps import StaffReader
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import refused
 from baccarat.server.models import PRINTABLE
 
 __all__ = ["router"]
@@ -44,7 +45,8 @@ async def report(
     last = until or desks.reports.today()
     first = since or last - timedelta(days=6)
     if first > last or (last - first).days >= MAX_DAYS:
-        raise ApiError(422, "invalid_request", f"since..until must be 1 to {MAX_DAYS} days")
+        message = f"since..until must be 1 to {MAX_DAYS} days"
+        raise refused(Refusal(RefusalCode.INVALID_REQUEST, message))
     view = await desks.reports.report(first, last, table_id, money)
     if format == "csv":
         name = f"report-{first.isoformat()}-{last.isoformat()}.csv"

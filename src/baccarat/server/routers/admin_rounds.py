@@ -10,6 +10,7 @@ from pydantic import AwareDatetime
 from baccarat.server.admin_deps import DesksDep, Limit, RoundPath, admin_errors
 from baccarat.server.admin_models import AdminRoundDetail, AdminRoundPage, ReasonBody, VoidResult
 from baccarat.server.deps import StaffActor, StaffReader
+from baccarat.server.errors import answer
 from baccarat.server.models import MAX_ID, PRINTABLE
 
 __all__ = ["router"]
@@ -40,7 +41,7 @@ async def get_round(
     round_id: RoundPath, _session: StaffReader, desks: DesksDep
 ) -> AdminRoundDetail:
     """A round (only its revealed cards) and every bet on it, of every player."""
-    return await desks.rounds.detail(round_id)
+    return answer(await desks.rounds.detail(round_id))
 
 
 @router.post("/api/admin/rounds/{round_id}/void", responses=admin_errors(404, 409, 422))
@@ -49,4 +50,4 @@ async def void_round(
 ) -> VoidResult:
     """Void a round before its cards are drawn: every stake goes back (audited). A settled or
     voided round is refused (409 ``round_finished``), so is a dealt one (``round_dealt``)."""
-    return await desks.rounds.void(session, round_id, body.reason)
+    return answer(await desks.rounds.void(session, round_id, body.reason))

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from baccarat.server.admin_deps import admin_errors
 from baccarat.server.admin_models import StaffLoggedIn, StaffLogin, StaffMe
 from baccarat.server.deps import StaffAccountsDep, StaffAny
+from baccarat.server.errors import answer
 from baccarat.server.guard import RATE_LIMITED, GuardDep
 
 __all__ = ["router"]
@@ -30,7 +31,7 @@ async def staff_login(
     """Log a member of staff in: a staff token (8 hours at most, idles out like a player's)."""
     name = f"staff:{body.username}"
     await guard.admit_login(request, name)
-    logged_in = await staff.log_in(body.username, body.password)
+    logged_in = answer(await staff.log_in(body.username, body.password))
     await guard.login_succeeded(request, name)
     return logged_in
 

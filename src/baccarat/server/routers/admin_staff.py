@@ -9,6 +9,7 @@ from fastapi import APIRouter, Path
 from baccarat.server.admin_deps import admin_errors
 from baccarat.server.admin_models import ReasonBody, StaffCreate, StaffList, StaffMemberView
 from baccarat.server.deps import StaffAccountsDep, StaffAdmin, StaffReader
+from baccarat.server.errors import answer
 
 __all__ = ["router"]
 
@@ -28,7 +29,8 @@ async def create_staff(
     body: StaffCreate, session: StaffAdmin, staff: StaffAccountsDep
 ) -> StaffMemberView:
     """Create a member of staff (admins only)."""
-    return await staff.create(session, body.username, body.role, body.password, body.reason)
+    created = await staff.create(session, body.username, body.role, body.password, body.reason)
+    return answer(created)
 
 
 @router.post("/api/admin/staff/{username}/disable", responses=admin_errors(404, 409, 422))
@@ -36,4 +38,4 @@ async def disable_staff(
     username: StaffName, body: ReasonBody, session: StaffAdmin, staff: StaffAccountsDep
 ) -> StaffMemberView:
     """Disable a member of staff: their sessions end and they cannot log in (admins only)."""
-    return await staff.disable(session, username, body.reason)
+    return answer(await staff.disable(session, username, body.reason))

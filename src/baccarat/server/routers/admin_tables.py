@@ -16,6 +16,7 @@ from baccarat.server.admin_models import (
     TableList,
 )
 from baccarat.server.deps import StaffActor, StaffReader, TableId
+from baccarat.server.errors import answer
 
 __all__ = ["router"]
 
@@ -31,7 +32,7 @@ async def list_tables(_session: StaffReader, desks: DesksDep) -> TableList:
 @router.get("/api/admin/tables/{table_id}", responses=admin_errors(404, 422))
 async def get_table(table_id: TableId, _session: StaffReader, desks: DesksDep) -> TableControlView:
     """One table's controls."""
-    return await desks.tables.table(table_id)
+    return answer(await desks.tables.table(table_id))
 
 
 @router.post("/api/admin/tables/{table_id}/open", responses=admin_errors(404, 422))
@@ -39,7 +40,7 @@ async def open_table(
     table_id: TableId, body: ReasonBody, session: StaffActor, desks: DesksDep
 ) -> TableControlView:
     """Let rounds open again."""
-    return await desks.tables.set_status(session, table_id, "open", body.reason)
+    return answer(await desks.tables.set_status(session, table_id, "open", body.reason))
 
 
 @router.post("/api/admin/tables/{table_id}/pause", responses=admin_errors(404, 422))
@@ -47,7 +48,7 @@ async def pause_table(
     table_id: TableId, body: ReasonBody, session: StaffActor, desks: DesksDep
 ) -> TableControlView:
     """No new round opens once the round in play has settled."""
-    return await desks.tables.set_status(session, table_id, "paused", body.reason)
+    return answer(await desks.tables.set_status(session, table_id, "paused", body.reason))
 
 
 @router.post("/api/admin/tables/{table_id}/close", responses=admin_errors(404, 422))
@@ -55,7 +56,7 @@ async def close_table(
     table_id: TableId, body: ReasonBody, session: StaffActor, desks: DesksDep
 ) -> TableControlView:
     """Take the table out of service: like a pause, until it is opened again."""
-    return await desks.tables.set_status(session, table_id, "closed", body.reason)
+    return answer(await desks.tables.set_status(session, table_id, "closed", body.reason))
 
 
 @router.put("/api/admin/tables/{table_id}/next-shoe", responses=admin_errors(404, 422))
@@ -63,7 +64,7 @@ async def change_next_shoe(
     table_id: TableId, body: TableChange, session: StaffActor, desks: DesksDep
 ) -> TableControlView:
     """Change the rule set, limits, timings or dealing mode: they apply from the next shoe."""
-    return await desks.tables.change(session, table_id, body)
+    return answer(await desks.tables.change(session, table_id, body))
 
 
 @router.get("/api/admin/tables/{table_id}/audience", responses=admin_errors(404, 422))
@@ -71,7 +72,7 @@ async def table_audience(
     table_id: TableId, _session: StaffReader, desks: DesksDep
 ) -> TableAudience:
     """How many watch, and each bettor's stakes on the round in play."""
-    return await desks.tables.audience(table_id)
+    return answer(await desks.tables.audience(table_id))
 
 
 @router.get("/api/admin/tables/{table_id}/integrity", responses=admin_errors(404, 422))
@@ -80,4 +81,4 @@ async def table_integrity(
 ) -> IntegrityView:
     """Outcome frequencies against the exact probabilities (per shoe and cumulative), each
     player's advantage-play score on the side bets, and the alerts (``docs/integrity.md``)."""
-    return await desks.tables.integrity(table_id)
+    return answer(await desks.tables.integrity(table_id))

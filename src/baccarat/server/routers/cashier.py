@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from baccarat.refusals import Refusal
 from baccarat.server.demo import RealMoneyPlayer
 from baccarat.server.deps import CashierDep, OptionalKey
-from baccarat.server.errors import refused
+from baccarat.server.errors import answer
 from baccarat.server.models import Amount, Balance
 from baccarat.server.routers.responses import errors
 
@@ -23,19 +22,13 @@ __all__ = ["router"]
 router = APIRouter(tags=["cashier"])
 
 
-def _answer(outcome: Balance | Refusal) -> Balance:
-    if isinstance(outcome, Refusal):
-        raise refused(outcome)
-    return outcome
-
-
 @router.post("/api/me/deposits", status_code=201, responses=errors(401, 403, 409, 422))
 async def deposit(
     body: Amount, player: RealMoneyPlayer, cashier: CashierDep, key: OptionalKey = None
 ) -> Balance:
     """Move play money in from the world account (refused during a break, past a deposit
     limit, past ``max_deposit`` or when the balance would pass ``max_balance``)."""
-    return _answer(await cashier.deposit(player, body.amount, key))
+    return answer(await cashier.deposit(player, body.amount, key))
 
 
 @router.post("/api/me/withdrawals", status_code=201, responses=errors(401, 403, 422))
@@ -43,4 +36,4 @@ async def withdraw(
     body: Amount, player: RealMoneyPlayer, cashier: CashierDep, key: OptionalKey = None
 ) -> Balance:
     """Move play money out to the world account (never refused but by the balance)."""
-    return _answer(await cashier.withdraw(player, body.amount, key))
+    return answer(await cashier.withdraw(player, body.amount, key))

@@ -12,6 +12,7 @@ from fastapi import APIRouter
 
 from baccarat.responsible import LimitKind, Period
 from baccarat.server.deps import ControlsDep, CurrentPlayer
+from baccarat.server.errors import answer
 from baccarat.server.models import (
     BreakRequest,
     BreaksView,
@@ -39,7 +40,7 @@ async def put_limit(
     body: LimitRequest, player: CurrentPlayer, controls: ControlsDep
 ) -> LimitChanged:
     """Set, lower, raise or remove one limit. Raising or removing waits 24 h, then confirm."""
-    return await controls.change_limit(player, body.kind, body.period, body.amount)
+    return answer(await controls.change_limit(player, body.kind, body.period, body.amount))
 
 
 @router.post(
@@ -51,7 +52,7 @@ async def confirm_limit(
     kind: LimitKind, period: Period, player: CurrentPlayer, controls: ControlsDep
 ) -> LimitChanged:
     """Apply a pending increase, 24 hours or more after it was asked for."""
-    return await controls.confirm_limit(player, kind, period)
+    return answer(await controls.confirm_limit(player, kind, period))
 
 
 @router.delete(
@@ -63,7 +64,7 @@ async def cancel_limit(
     kind: LimitKind, period: Period, player: CurrentPlayer, controls: ControlsDep
 ) -> LimitChanged:
     """Drop a pending increase; the current limit stays."""
-    return await controls.cancel_limit(player, kind, period)
+    return answer(await controls.cancel_limit(player, kind, period))
 
 
 @router.get("/api/me/breaks", responses=errors(401))
@@ -78,4 +79,4 @@ async def post_break(
 ) -> BreakTaken:
     """Take (or extend) a time-out (24 h to 6 weeks) or a self-exclusion (6 months to
     5 years). It starts now and ends every session of the player at once."""
-    return await controls.take_break(player, body.kind, body.until)
+    return answer(await controls.take_break(player, body.kind, body.until))

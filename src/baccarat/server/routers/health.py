@@ -13,9 +13,10 @@ import hmac
 from fastapi import APIRouter, Request, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.auth import bearer_token
 from baccarat.server.deps import ServiceDep
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import refused
 from baccarat.server.models import Health
 
 router = APIRouter(tags=["operations"])
@@ -29,7 +30,8 @@ async def healthz(service: ServiceDep) -> Health:
     it deals itself."""
     starting = [mirror.id for mirror in service.tables.values() if not mirror.ready.is_set()]
     if starting:
-        raise ApiError(503, "starting", f"tables without their state yet: {', '.join(starting)}")
+        message = f"tables without their state yet: {', '.join(starting)}"
+        raise refused(Refusal(RefusalCode.STARTING, message))
     return Health(
         status="ok",
         database=service.dialect,
@@ -45,8 +47,9 @@ async def metrics(service: ServiceDep, request: Request) -> Response:
     """Bets accepted and refused, acknowledgement latency, rounds, WebSocket clients."""
     expected: str | None = request.app.state.metrics_token
     if expected is None:
-        raise ApiError(404, "not_found", "Not Found")
+        raise refused(Refusal(RefusalCode.NOT_FOUND, "Not Found"))
     given = bearer_token(request.headers.get("authorization")) or ""
     if not hmac.compare_digest(given.encode(), expected.encode()):
-        raise ApiError(401, "unauthorized", "the metrics need their bearer token")
+        message = "the metrics need their bearer token"
+        raise refused(Refusal(RefusalCode.UNAUTHORIZED, message))
     return Response(generate_latest(service.metrics.registry), media_type=CONTENT_TYPE_LATEST)

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 
 from baccarat.rulesets import CURRENCIES, DEFAULT_CURRENCY
 from baccarat.server.deps import AccountsDep, CurrentPlayer, ServiceDep
+from baccarat.server.errors import answer
 from baccarat.server.guard import RATE_LIMITED, GuardDep, client_address
 from baccarat.server.models import ClientConfig, Me, PlayerCreated
 from baccarat.server.routers.responses import errors
@@ -40,7 +41,7 @@ async def new_player(accounts: AccountsDep, guard: GuardDep, request: Request) -
     off). Keep the token: it is shown only once."""
     if accounts.service.config.guests:
         await guard.limit("guests_per_address", client_address(request))
-    return await accounts.new_guest()
+    return answer(await accounts.new_guest())
 
 
 @router.get("/api/me", responses=errors(401))

@@ -9,8 +9,9 @@ from __future__ import annotations
 from fastapi import APIRouter
 from sqlalchemy import Connection
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.deps import CurrentPlayer, ServiceDep, ShoeId
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import refused
 from baccarat.server.models import ShoePseudonym
 from baccarat.server.routers.responses import errors
 from baccarat.store.pseudonyms import pseudonym, record_key
@@ -34,5 +35,5 @@ async def my_pseudonym(
 
     found = await service.runner.read(run)
     if found is None:
-        raise ApiError(404, "shoe_not_found", f"there is no shoe {shoe_id!r}")
+        raise refused(Refusal(RefusalCode.SHOE_NOT_FOUND, f"there is no shoe {shoe_id!r}"))
     return ShoePseudonym(shoe_id=shoe_id, pseudonym=found)

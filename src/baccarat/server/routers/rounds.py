@@ -11,9 +11,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path
 from sqlalchemy import Connection
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.clock import iso_utc
 from baccarat.server.deps import OptionalPlayer, ServiceDep
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import refused
 from baccarat.server.models import MAX_ID, RoundView
 from baccarat.server.routers.responses import errors
 from baccarat.store.bet_reads import player_round_bets
@@ -42,7 +43,7 @@ async def get_round_view(
 
     row, mine = await service.runner.read(run)
     if row is None:
-        raise ApiError(404, "round_not_found", f"there is no round {round_id}")
+        raise refused(Refusal(RefusalCode.ROUND_NOT_FOUND, f"there is no round {round_id}"))
     face = row.face()
     coup = face.coup
     return RoundView.model_validate(

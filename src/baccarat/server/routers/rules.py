@@ -12,10 +12,11 @@ from typing import Annotated
 
 from fastapi import APIRouter, Path
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset
 from baccarat.rulespage import rules_page
 from baccarat.server.deps import ServiceDep
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import refused
 from baccarat.server.models import PRINTABLE, RulesPage
 from baccarat.server.routers.responses import errors
 
@@ -45,9 +46,8 @@ async def rules(ruleset: RuleSetName, service: ServiceDep) -> RulesPage:
         found = _find(ruleset, service.rulesets())
         if found is None:
             known = sorted({*BUILTIN_RULESETS, *(r.name for r in service.rulesets().values())})
-            raise ApiError(
-                404, "ruleset_not_found", f"no rule set {ruleset!r} (known: {', '.join(known)})"
-            )
+            message = f"no rule set {ruleset!r} (known: {', '.join(known)})"
+            raise refused(Refusal(RefusalCode.RULESET_NOT_FOUND, message))
         page = RulesPage.model_validate(await asyncio.to_thread(rules_page, found))
         _PAGES[key] = page
     return page

@@ -13,6 +13,7 @@ from __future__ import annotations
 from fastapi import APIRouter
 
 from baccarat.server.deps import ControlsDep, CurrentPlayer, PassivePlayer
+from baccarat.server.errors import answer
 from baccarat.server.models import SessionSettingsBody, SessionSettingsModel, SessionView
 from baccarat.server.routers.responses import errors
 
@@ -44,7 +45,7 @@ async def put_session_settings(
 ) -> SessionView:
     """Save the settings. A stricter time limit and any reality-check interval apply to the
     running session at once; a looser time limit waits for the next session."""
-    return await controls.save_session_settings(player, body.model_dump())
+    return answer(await controls.save_session_settings(player, body.model_dump()))
 
 
 @router.post(
@@ -52,4 +53,4 @@ async def put_session_settings(
 )
 async def acknowledge_reality_check(player: CurrentPlayer, controls: ControlsDep) -> SessionView:
     """Acknowledge the due reality check: betting opens again; the next is an interval away."""
-    return await controls.acknowledge_reality_check(player)
+    return answer(await controls.acknowledge_reality_check(player))

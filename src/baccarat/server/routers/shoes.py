@@ -9,8 +9,9 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from sqlalchemy import Connection
 
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.deps import CurrentPlayer, ServiceDep, ShoeId
-from baccarat.server.errors import ApiError
+from baccarat.server.errors import refused
 from baccarat.server.models import SeedRequest, SeedResponse, ShoeView
 from baccarat.server.routers.responses import errors
 from baccarat.store.clock import db_now
@@ -20,6 +21,10 @@ from baccarat.store.shoes import ShoeRow, add_player_seed, get_shoe
 __all__ = ["router"]
 
 router = APIRouter(tags=["shoes"])
+
+
+def _no_shoe(shoe_id: str) -> Refusal:
+    return Refusal(RefusalCode.SHOE_NOT_FOUND, f"there is no shoe {shoe_id!r}")
 
 
 @router.get("/api/shoes/{shoe_id}", responses=errors(404, 422))
@@ -33,7 +38,7 @@ async def get_shoe_view(shoe_id: ShoeId, service: ServiceDep) -> ShoeView:
 
     shoe, record = await service.runner.read(run)
     if shoe is None:
-        raise ApiError(404, "shoe_not_found", f"there is no shoe {shoe_id!r}")
+        raise refused(_no_shoe(shoe_id))
     return ShoeView.model_validate({**shoe.public(), "record": record})
 
 
@@ -54,11 +59,10 @@ async def get_shoe_record(shoe_id: ShoeId, service: ServiceDep) -> JSONResponse:
 
     shoe, record = await service.runner.read(run)
     if shoe is None:
-        raise ApiError(404, "shoe_not_found", f"there is no shoe {shoe_id!r}")
+        raise refused(_no_shoe(shoe_id))
     if record is None:
-        raise ApiError(
-            409, "shoe_in_play", "the shoe is still in play: its record comes at its end"
-        )
+        message = "the shoe is still in play: its record comes at its end"
+        raise refused(Refusal(RefusalCode.SHOE_IN_PLAY, message))
     disposition = f'inline; filename="shoe-{shoe.number}-{shoe_id[:8]}.json"'
     return JSONResponse(record, headers={"Content-Disposition": disposition})
 
@@ -77,7 +81,8 @@ async def send_seed(
 
     result = await service.runner.write(run)
     if result is None:
-        raise ApiError(404, "shoe_not_found", f"there is no shoe {shoe_id!r}")
+        raise refused(_no_shoe(shoe_id))
     if result is False:
-        raise ApiError(409, "client_seed_fixed", "this shoe's client seed is already fixed")
+        message = "this shoe's client seed is already fixed"
+        raise refused(Refusal(RefusalCode.CLIENT_SEED_FIXED, message))
     return SeedResponse(shoe_id=shoe_id, seed=body.seed)
