@@ -1,10 +1,10 @@
 """Bearer tokens: ``Authorization: Bearer <token>`` on HTTP (and on the WebSocket upgrade
 of a client that can send headers); a browser's WebSocket takes a single-use ticket.
 
-Every token, a guest's or a login's, is a session in the database (``baccarat.store.
-sessions``), and every use reads it there: one primary-key read, no cache. So a session
-ended anywhere (a logout or a break on another server, an operator) is refused at once,
-by every server. A use records itself (``last_seen_at``) at most every ``touch_ms``: the
+Every token, a guest's, a login's or a member of staff's, is a session in the database
+(``baccarat.store.session_rows``), and every use reads it there: one primary-key read, no
+cache. So a session ended anywhere (a logout or a break on another server, an operator)
+is refused at once, by every server. A use records itself (``last_seen_at``) at most every ``touch_ms``: the
 idle timeout is then exact to within that, at one write per session per ``touch_ms``.
 
 The bet path is the one exception to the read per use, because it is the hot path: a
@@ -19,17 +19,21 @@ reaching any node finds its owner there rather than in the database.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+
+from sqlalchemy import Connection
 
 from baccarat.server.clock import Clock
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store.players import token_hash
 from baccarat.store.sessions import LiveSession, live_session, touch_session
+from baccarat.store.staff import StaffSession, live_staff_session, touch_staff_session
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-__all__ = ["TokenBook", "bearer_token"]
+__all__ = ["MAX_TOKEN_CHARS", "SessionBook", "TokenBook", "bearer_token"]
 
 #: The longest token looked up: a real one is 43 characters.
 MAX_TOKEN_CHARS = 200
@@ -52,22 +56,37 @@ def bearer_token(header: str | None) -> str | None:
     return token
 
 
-class TokenBook:
-    """Look tokens up in the database on every use, and keep their sessions from idling."""
+class _Used(Protocol):
+    """What a book needs of a live session: its hash and its last recorded use."""
 
-    def __init__(self, runner: StoreRunner, clock: Clock, idle_ms: int = 30 * 60_000) -> None:
+    @property
+    def token_hash(self) -> str: ...
+
+    @property
+    def last_seen_at(self) -> int: ...
+
+
+S = TypeVar("S", bound=_Used)
+#: A look-up of the live session of a token: ``(connection, token, now, idle_ms)``.
+Find = Callable[[Connection, str, int, int], S | None]
+#: A record of a use: ``(connection, session hash, at)``.
+Touch = Callable[[Connection, str, int], None]
+
+
+class SessionBook(Generic[S]):
+    """Look tokens of one kind of session up in the database on every use, and keep their
+    sessions from idling: the one mechanism of players' and staff's tokens."""
+
+    def __init__(
+        self, runner: StoreRunner, clock: Clock, idle_ms: int, find: Find[S], touch: Touch
+    ) -> None:
         self.runner = runner
         #: The clock sessions are judged by: the server's policy clock.
         self.clock = clock
         #: A session unused this long is over.
         self.idle_ms = idle_ms
-        #: Session hash -> its player: true for ever once true, so safe to keep.
-        self._owners: dict[str, str] = {}
-        #: The owners every node has looked up (a cluster's Redis), and its key prefix.
-        self.shared: Redis | None = None
-        self.shared_prefix = "baccarat"
-        #: How long a shared owner is kept (the longest a session lives).
-        self.shared_ms = 24 * 3_600_000
+        self._find = find
+        self._touch = touch
 
     def now_ms(self) -> int:
         """The sessions' clock now, in epoch milliseconds."""
@@ -79,17 +98,35 @@ class TokenBook:
         for a short idle timeout (a thirtieth of it)."""
         return max(1, min(60_000, self.idle_ms // 30))
 
-    async def session(self, token: str, *, touch: bool = True) -> LiveSession | None:
+    async def session(self, token: str, *, touch: bool = True) -> S | None:
         """The live session of ``token``, or ``None``; a use unless ``touch`` is false."""
         if not token or len(token) > MAX_TOKEN_CHARS:
             return None
-        now = self.now_ms()
-        idle = self.idle_ms
-        found = await self.runner.read(lambda c: live_session(c, token, now, idle))
+        now, idle, find = self.now_ms(), self.idle_ms, self._find
+        found = await self.runner.read(lambda c: find(c, token, now, idle))
         if found is not None and touch and now - found.last_seen_at >= self.touch_ms:
-            hashed = found.token_hash
-            await self.runner.write(lambda c: touch_session(c, hashed, now))
+            hashed, record = found.token_hash, self._touch
+            await self.runner.write(lambda c: record(c, hashed, now))
         return found
+
+
+class TokenBook(SessionBook[LiveSession]):
+    """The players' tokens, and (``staff``) the staff's: the same book over each kind's own
+    table, so a token of one kind is nothing to the other."""
+
+    def __init__(self, runner: StoreRunner, clock: Clock, idle_ms: int = 30 * 60_000) -> None:
+        super().__init__(runner, clock, idle_ms, live_session, touch_session)
+        #: Staff tokens, judged by the same clock and idle timeout.
+        self.staff: SessionBook[StaffSession] = SessionBook(
+            runner, clock, idle_ms, live_staff_session, touch_staff_session
+        )
+        #: Session hash -> its player: true for ever once true, so safe to keep.
+        self._owners: dict[str, str] = {}
+        #: The owners every node has looked up (a cluster's Redis), and its key prefix.
+        self.shared: Redis | None = None
+        self.shared_prefix = "baccarat"
+        #: How long a shared owner is kept (the longest a session lives).
+        self.shared_ms = 24 * 3_600_000
 
     async def player(self, token: str, *, touch: bool = True) -> str | None:
         """The player holding ``token``, or ``None`` (also for an ended or expired session)."""

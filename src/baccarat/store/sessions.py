@@ -1,10 +1,9 @@
-"""Bearer-token sessions: every token a client holds (a guest's or a login's) is one
-``auth_sessions`` row, keyed by the token's SHA-256 (the token itself is never stored).
+"""Players' bearer-token sessions: every token a client holds (a guest's or a login's) is
+one ``auth_sessions`` row, keyed by the token's SHA-256 (the token itself is never stored),
+and a single-use WebSocket ticket stands for one of them.
 
 A session is live while it is not ended (logout, a break, an operator), not past its
-absolute expiry (``expires_at``, fixed when it opens) and not idle: its last use
-(``last_seen_at``) is less than the idle timeout ago. The idle timeout is the server's
-setting, applied when a token is used, so changing it applies to every session at once.
+absolute expiry and not idle (``store.session_rows``, the machinery staff sessions share).
 
 >>> from baccarat.store.players import token_hash
 >>> len(token_hash(new_ticket()))
@@ -16,12 +15,14 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, Connection, delete, select, update
+from sqlalchemy import Connection, delete, select
 
-from baccarat.store.players import new_token, token_hash
+from baccarat.store.players import token_hash
 from baccarat.store.schema import auth_sessions, ws_tickets
+from baccarat.store.session_rows import SessionRows
 
 __all__ = [
+    "PLAYER_SESSIONS",
     "LiveSession",
     "confirm_sessions",
     "end_sessions",
@@ -45,32 +46,15 @@ class LiveSession:
     last_seen_at: int
 
 
+#: The players' sessions: ``auth_sessions`` rows, each a player's.
+PLAYER_SESSIONS = SessionRows(auth_sessions, "player_id")
+
+
 def open_session(
     connection: Connection, player_id: str, at: int, lifetime_ms: int
 ) -> tuple[str, int]:
     """A fresh bearer token for ``player_id`` valid at most ``lifetime_ms``, and its expiry."""
-    if lifetime_ms <= 0:
-        raise ValueError(f"a session lifetime must be positive, not {lifetime_ms}")
-    token = new_token()
-    expires = at + lifetime_ms
-    connection.execute(
-        auth_sessions.insert().values(
-            token_hash=token_hash(token),
-            player_id=player_id,
-            created_at=at,
-            expires_at=expires,
-            last_seen_at=at,
-        )
-    )
-    return token, expires
-
-
-def _live(now: int, idle_ms: int) -> tuple[ColumnElement[bool], ...]:
-    return (
-        auth_sessions.c.ended_at.is_(None),
-        auth_sessions.c.expires_at > now,
-        auth_sessions.c.last_seen_at > now - idle_ms,
-    )
+    return PLAYER_SESSIONS.open(connection, player_id, at, lifetime_ms)
 
 
 def live_session(connection: Connection, token: str, now: int, idle_ms: int) -> LiveSession | None:
@@ -79,10 +63,7 @@ def live_session(connection: Connection, token: str, now: int, idle_ms: int) -> 
 
 
 def _by_hash(connection: Connection, hashed: str, now: int, idle_ms: int) -> LiveSession | None:
-    query = select(
-        auth_sessions.c.player_id, auth_sessions.c.expires_at, auth_sessions.c.last_seen_at
-    ).where(auth_sessions.c.token_hash == hashed, *_live(now, idle_ms))
-    row = connection.execute(query).first()
+    row = connection.execute(PLAYER_SESSIONS.find(hashed, now, idle_ms)).first()
     if row is None:
         return None
     return LiveSession(row.player_id, hashed, int(row.expires_at), int(row.last_seen_at))
@@ -90,12 +71,7 @@ def _by_hash(connection: Connection, hashed: str, now: int, idle_ms: int) -> Liv
 
 def live_sessions(connection: Connection, hashes: set[str], now: int, idle_ms: int) -> set[str]:
     """Which of the session ``hashes`` are still live."""
-    if not hashes:
-        return set()
-    query = select(auth_sessions.c.token_hash).where(
-        auth_sessions.c.token_hash.in_(sorted(hashes)), *_live(now, idle_ms)
-    )
-    return set(connection.scalars(query))
+    return PLAYER_SESSIONS.live_hashes(connection, hashes, now, idle_ms)
 
 
 def confirm_sessions(
@@ -104,42 +80,20 @@ def confirm_sessions(
     """Which of the session ``hashes`` are live, each recorded as used at ``now`` when its
     last recorded use is ``touch_ms`` old: the bet path's check, made in the transaction
     that takes the stakes, so a session ended anywhere places nothing."""
-    live = live_sessions(connection, hashes, now, idle_ms)
-    if live:
-        connection.execute(
-            update(auth_sessions)
-            .where(
-                auth_sessions.c.token_hash.in_(sorted(live)),
-                auth_sessions.c.last_seen_at <= now - touch_ms,
-            )
-            .values(last_seen_at=now)
-        )
-    return live
+    return PLAYER_SESSIONS.confirm(connection, hashes, now, idle_ms, touch_ms)
 
 
 def touch_session(connection: Connection, hashed: str, at: int) -> None:
     """Record a use of the session at ``at`` (it stays live another idle timeout)."""
-    connection.execute(
-        update(auth_sessions)
-        .where(
-            auth_sessions.c.token_hash == hashed,
-            auth_sessions.c.ended_at.is_(None),
-            auth_sessions.c.last_seen_at < at,
-        )
-        .values(last_seen_at=at)
-    )
+    PLAYER_SESSIONS.touch(connection, hashed, at)
 
 
 def end_sessions(
     connection: Connection, player_id: str, at: int, *, token: str | None = None
 ) -> int:
     """End the player's live sessions (or only the one of ``token``); how many ended."""
-    query = update(auth_sessions).where(
-        auth_sessions.c.player_id == player_id, auth_sessions.c.ended_at.is_(None)
-    )
-    if token is not None:
-        query = query.where(auth_sessions.c.token_hash == token_hash(token))
-    return connection.execute(query.values(ended_at=at)).rowcount
+    hashed = None if token is None else token_hash(token)
+    return PLAYER_SESSIONS.end(connection, at, owner_id=player_id, hashed=hashed)
 
 
 def new_ticket() -> str:

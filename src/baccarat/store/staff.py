@@ -2,10 +2,11 @@
 
 A member of staff is a ``staff_users`` row: a username, a role and the argon2id hash of a
 password (``baccarat.passwords``; never the password). Logging in opens a ``staff_sessions``
-row keyed by the SHA-256 of a fresh bearer token, like a player's session but in a table of
-its own: a staff token is no player's session and a player's token no staff session, so
-neither opens the other's routes. A session is live while not ended, not past its expiry
-and used within the idle timeout; a disabled member's sessions are ended.
+row keyed by the SHA-256 of a fresh bearer token: the mechanism of a player's session
+(``store.session_rows``) in a table of its own, so a staff token is no player's session
+and a player's token no staff session, and neither opens the other's routes. A session is
+live while not ended, not past its expiry and used within the idle timeout, and while its
+member is not disabled; a disabled member's sessions are ended.
 
 >>> sorted(ROLES)
 ['admin', 'auditor', 'operator']
@@ -21,11 +22,13 @@ from sqlalchemy import Connection, select, update
 from baccarat.store.accounts import normalize_username
 from baccarat.store.audit_log import append_audit
 from baccarat.store.ledger import new_id
-from baccarat.store.players import new_token, token_hash
+from baccarat.store.players import token_hash
 from baccarat.store.schema import staff_sessions, staff_users
+from baccarat.store.session_rows import SessionRows
 
 __all__ = [
     "ROLES",
+    "STAFF_SESSIONS",
     "StaffMember",
     "StaffNameTakenError",
     "StaffSession",
@@ -43,6 +46,9 @@ __all__ = [
 #: Every role: ``auditor`` reads, ``operator`` also acts on tables, rounds and players,
 #: ``admin`` also manages staff.
 ROLES = frozenset({"operator", "auditor", "admin"})
+
+#: The staff sessions: ``staff_sessions`` rows, each a member of staff's.
+STAFF_SESSIONS = SessionRows(staff_sessions, "staff_id")
 
 
 class StaffNameTakenError(ValueError):
@@ -133,11 +139,7 @@ def disable_staff(connection: Connection, staff_id: str, at: int) -> bool:
         .where(staff_users.c.id == staff_id, staff_users.c.disabled_at.is_(None))
         .values(disabled_at=at)
     ).rowcount
-    connection.execute(
-        update(staff_sessions)
-        .where(staff_sessions.c.staff_id == staff_id, staff_sessions.c.ended_at.is_(None))
-        .values(ended_at=at)
-    )
+    STAFF_SESSIONS.end(connection, at, owner_id=staff_id)
     return bool(done)
 
 
@@ -146,18 +148,7 @@ def open_staff_session(
 ) -> tuple[str, int]:
     """A fresh staff bearer token valid at most ``lifetime_ms`` (only its hash is kept),
     and its expiry."""
-    token = new_token()
-    expires = at + lifetime_ms
-    connection.execute(
-        staff_sessions.insert().values(
-            token_hash=token_hash(token),
-            staff_id=staff_id,
-            created_at=at,
-            expires_at=expires,
-            last_seen_at=at,
-        )
-    )
-    return token, expires
+    return STAFF_SESSIONS.open(connection, staff_id, at, lifetime_ms)
 
 
 def live_staff_session(
@@ -165,23 +156,13 @@ def live_staff_session(
 ) -> StaffSession | None:
     """The live session of a staff ``token`` of a member not disabled, or ``None``."""
     hashed = token_hash(token)
-    joined = staff_sessions.join(staff_users, staff_users.c.id == staff_sessions.c.staff_id)
-    row = connection.execute(
-        select(
-            staff_sessions.c.staff_id,
-            staff_sessions.c.last_seen_at,
-            staff_users.c.username,
-            staff_users.c.role,
-        )
-        .select_from(joined)
-        .where(
-            staff_sessions.c.token_hash == hashed,
-            staff_sessions.c.ended_at.is_(None),
-            staff_sessions.c.expires_at > now,
-            staff_sessions.c.last_seen_at > now - idle_ms,
-            staff_users.c.disabled_at.is_(None),
-        )
-    ).first()
+    query = (
+        STAFF_SESSIONS.find(hashed, now, idle_ms)
+        .join(staff_users, staff_users.c.id == staff_sessions.c.staff_id)
+        .add_columns(staff_users.c.username, staff_users.c.role)
+        .where(staff_users.c.disabled_at.is_(None))
+    )
+    row = connection.execute(query).first()
     if row is None:
         return None
     return StaffSession(row.staff_id, row.username, row.role, hashed, int(row.last_seen_at))
@@ -189,22 +170,12 @@ def live_staff_session(
 
 def touch_staff_session(connection: Connection, hashed: str, at: int) -> None:
     """Record a use of the staff session at ``at`` (it stays live another idle timeout)."""
-    connection.execute(
-        update(staff_sessions)
-        .where(staff_sessions.c.token_hash == hashed, staff_sessions.c.last_seen_at < at)
-        .values(last_seen_at=at)
-    )
+    STAFF_SESSIONS.touch(connection, hashed, at)
 
 
 def end_staff_session(connection: Connection, hashed: str, at: int) -> bool:
     """End the staff session named by its hash; ``False`` if it had ended."""
-    return bool(
-        connection.execute(
-            update(staff_sessions)
-            .where(staff_sessions.c.token_hash == hashed, staff_sessions.c.ended_at.is_(None))
-            .values(ended_at=at)
-        ).rowcount
-    )
+    return bool(STAFF_SESSIONS.end(connection, at, hashed=hashed))
 
 
 def audit_staff(
