@@ -1,10 +1,11 @@
 """Fixtures and helpers of the accounts tests: the database (SQLite, and PostgreSQL when
-reachable), the app factory run in-process with a policy clock the test moves (the dealers
-keep real time), and a player's calls. Test modules import the fixtures they use (a second
+reachable), the app factory run in-process with a clock the test moves (its offset; the dealers'
+waits stay real), and a player's calls. Test modules import the fixtures they use (a second
 ``conftest.py`` would clash with ``tests/server``'s under ``--doctest-modules``)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import time
@@ -17,7 +18,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 PG_BASE = "postgresql://postgres@127.0.0.1:5432/test"
@@ -55,7 +56,9 @@ def postgres_schema() -> Iterator[str]:
 
 
 class MovableClock:
-    """The system clock plus an offset the test moves: a day passes in one call."""
+    """The server's one clock: the system clock plus an offset the test moves (a day passes in
+    one call). Waits are real: the dealers keep pacing their rounds, and a betting window
+    closes by the database's clock, which the offset does not move."""
 
     def __init__(self) -> None:
         self.offset_ms = 0
@@ -63,8 +66,8 @@ class MovableClock:
     def now_ms(self) -> int:
         return time.time_ns() // 1_000_000 + self.offset_ms
 
-    async def sleep(self, seconds: float) -> None:  # never used by the policy
-        raise AssertionError("the policy clock is only read")
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds))
 
     def advance(self, *, hours: float = 0, seconds: float = 0) -> None:
         self.offset_ms += int(hours * 3_600_000 + seconds * 1000)
@@ -164,13 +167,13 @@ def service_fixture(db_url: str) -> Iterator[Service]:
     clock = MovableClock()
     # The tests move the clock days ahead: tokens neither idle out nor expire on their own
     # (but a login's after ``session_lifetime_ms``); test_accounts_session_lifetime tests those.
-    config = ServerConfig(
-        db_url,
-        tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
-        session_idle_ms=365 * DAY_MS,
-        session_lifetime_ms=3_600_000,
-        guest_lifetime_ms=365 * DAY_MS,
+    config = Settings(
+        db=db_url,
+        tables=tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
+        idle_minutes=365 * DAY_MS / 60_000,
+        session_hours=1,
+        guest_hours=365 * DAY_MS / 3_600_000,
     )
-    app = create_app(config, policy_clock=clock)
+    app = create_app(config, clock=clock)
     with TestClient(app) as client:
         yield Service(client, clock, db_url)

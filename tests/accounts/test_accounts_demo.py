@@ -17,13 +17,13 @@ from sqlalchemy import Connection, func, select, text
 from typer.testing import CliRunner
 
 from baccarat.cli.app import app as cli
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 from baccarat.store import Database, LedgerReport, check_ledger, upgrade
 from baccarat.store.ledger import WORLD, Transaction, player_account, post
 from baccarat.store.migrate import alembic_config
 from baccarat.store.schema import accounts, ledger_entries, ledger_transactions, players
 
-CREDIT = 1_000_000  # ServerConfig's default demo credit
+CREDIT = 1_000_000  # the default demo credit of Settings
 DEMO_BANK = "demo-bank"  # baccarat.store.ledger.DEMO_BANK, spelled out as stored
 
 
@@ -149,7 +149,7 @@ def test_the_page_learns_whether_guests_may_play(service: Service) -> None:
 
 @pytest.fixture
 def no_guests(db_url: str) -> Iterator[TestClient]:
-    config = ServerConfig(db_url, tables_from(["standard"], betting_ms=1200), guests=False)
+    config = Settings(db=db_url, tables=tables_from(["standard"], betting_ms=1200), guests=False)
     with TestClient(create_app(config)) as client:
         yield client
 

@@ -1,6 +1,6 @@
-"""Sessions: idle timeout, absolute lifetime, guest tokens that expire, logout for guests,
-a session ended in the database refused at once, and WebSocket tickets instead of tokens
-in URLs. The policy clock is moved by the test; the dealers keep real time.
+"""Sessions: idle timeout (staff tokens' too), absolute lifetime, guest tokens that expire,
+logout for guests, a session ended in the database refused at once, and WebSocket tickets
+instead of tokens in URLs. The server's clock is moved by the test; the dealers' waits stay real.
 
 The server here: idle timeout 10 minutes, a login lives 1 hour, a guest 2 hours.
 """
@@ -18,10 +18,12 @@ from sqlalchemy import select, update
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.passwords import hash_password
+from baccarat.server import Settings, create_app, tables_from
 from baccarat.store import Database
 from baccarat.store.players import token_hash
-from baccarat.store.schema import auth_sessions, bets, ws_tickets
+from baccarat.store.schema import auth_sessions, bets, staff_sessions, ws_tickets
+from baccarat.store.staff import create_staff
 
 MINUTE = 60.0
 IDLE_S = 10 * MINUTE
@@ -30,14 +32,14 @@ IDLE_S = 10 * MINUTE
 @pytest.fixture(name="service")
 def short_sessions(db_url: str) -> Iterator[Service]:
     clock = MovableClock()
-    config = ServerConfig(
-        db_url,
-        tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
-        session_idle_ms=int(IDLE_S * 1000),
-        session_lifetime_ms=3_600_000,
-        guest_lifetime_ms=2 * 3_600_000,
+    config = Settings(
+        db=db_url,
+        tables=tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
+        idle_minutes=IDLE_S / 60,
+        session_hours=1,
+        guest_hours=2,
     )
-    with TestClient(create_app(config, policy_clock=clock)) as client:
+    with TestClient(create_app(config, clock=clock)) as client:
         yield Service(client, clock, db_url)
 
 
@@ -117,6 +119,44 @@ def test_polling_the_session_clock_does_not_keep_a_session_alive(service: Servic
         assert service.call("GET", "/api/me/session", token).status_code == 200
     service.clock.advance(seconds=IDLE_S * 0.1 + 1)
     assert service.call("GET", "/api/me/session", token).status_code == 401
+
+
+def staff_token(service: Service, username: str) -> str:
+    """A member of staff (written straight to the database) logged in: their token."""
+    password = "Pit-Boss-Pass-9"
+    database = Database(service.db_url)
+    try:
+        with database.write() as c:
+            create_staff(c, username, "auditor", hash_password(password), 0)
+    finally:
+        database.dispose()
+    body = {"username": username, "password": password}
+    response = service.call("POST", "/api/admin/login", json=body)
+    assert response.status_code == 201, response.text
+    token: str = response.json()["token"]
+    return token
+
+
+def test_a_staff_token_idles_out_and_ends_like_a_players(service: Service) -> None:
+    token = staff_token(service, "pit")
+    for _ in range(3):  # each use keeps it alive
+        service.clock.advance(seconds=IDLE_S - MINUTE)
+        assert service.call("GET", "/api/admin/me", token).status_code == 200
+    service.clock.advance(seconds=IDLE_S + 1)
+    assert service.call("GET", "/api/admin/me", token).status_code == 401
+    other = staff_token(service, "boss")
+    assert service.call("GET", "/api/admin/me", other).status_code == 200
+    database = Database(service.db_url)
+    try:
+        with database.write() as c:
+            c.execute(
+                update(staff_sessions)
+                .where(staff_sessions.c.token_hash == token_hash(other))
+                .values(ended_at=service.clock.now_ms())
+            )
+    finally:
+        database.dispose()
+    assert service.call("GET", "/api/admin/me", other).status_code == 401
 
 
 # -- logout and sessions ended elsewhere ----------------------------------------------------

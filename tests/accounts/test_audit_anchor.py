@@ -26,7 +26,7 @@ from baccarat.audit import (
     parse_anchors,
 )
 from baccarat.cli import app
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 from baccarat.store import Database
 from baccarat.store.audit_log import audit_rows
 
@@ -39,14 +39,14 @@ def _verify(db_url: str, *args: str) -> tuple[int, str]:
 
 
 def _serve(db_url: str, anchor: Path) -> TestClient:
-    config = ServerConfig(
-        db_url,
-        tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
+    config = Settings(
+        db=db_url,
+        tables=tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
         audit_anchor=anchor,
         audit_anchor_every=EVERY,
-        session_lifetime_ms=3_600_000,
+        session_hours=1,
     )
-    return TestClient(create_app(config, policy_clock=MovableClock()))
+    return TestClient(create_app(config, clock=MovableClock()))
 
 
 def _anchors(path: Path) -> list[Anchor]:

@@ -17,7 +17,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from baccarat.passwords import hash_password
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 from baccarat.store import Database, check_ledger, upgrade
 from baccarat.store.audit_log import audit_rows
 from baccarat.store.staff import create_staff
@@ -167,9 +167,11 @@ def running_admin(folder: Path, db_url: str | None = None) -> Iterator[Admin]:
     db_url = db_url or f"sqlite:///{folder / 'admin.db'}"
     for role in ROLES:
         add_staff(db_url, f"staff-{role}", role)
-    config = ServerConfig(
-        db_url,
-        tables_from(["standard", str(QUICK_TABLE)], betting_ms=2000, reveal_ms=5, result_ms=10),
+    config = Settings(
+        db=db_url,
+        tables=tables_from(
+            ["standard", str(QUICK_TABLE)], betting_ms=2000, reveal_ms=5, result_ms=10
+        ),
     )
     with TestClient(create_app(config)) as client:
         yield Admin(client, db_url)

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 from fastapi.testclient import TestClient
 
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 
 PASSWORD = "Correct-Horse-9"
 
@@ -96,8 +96,8 @@ class App:
 
 @contextmanager
 def running_app(db_url: str, betting_ms: int = 1500, **config: Any) -> Iterator[App]:
-    """The service in-process with one standard table; ``config`` goes to ``ServerConfig``."""
-    settings = tables_from(["standard"], betting_ms=betting_ms, reveal_ms=5, result_ms=10)
-    app = create_app(ServerConfig(db_url, settings, **config))
+    """The service in-process with one standard table; ``config`` goes to ``Settings``."""
+    tables = tables_from(["standard"], betting_ms=betting_ms, reveal_ms=5, result_ms=10)
+    app = create_app(Settings(db=db_url, tables=tables, **config))
     with TestClient(app) as client:
         yield App(client, db_url)

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from baccarat.cli import app
 from baccarat.rulesets import load_ruleset
+from baccarat.server.config import Settings
 from baccarat.store import Database
 from baccarat.store.placement import place_batch
 from baccarat.table import BetOrder
@@ -77,6 +78,66 @@ def test_serve_reads_its_options_from_the_environment_and_a_flag_overrides_them(
     listed = runner.invoke(app, ["serve"], env={"BACCARAT_RATE_LIMIT": "{bad"})
     assert listed.exit_code == 2 and "Traceback" not in listed.output
     assert "BACCARAT_RATE_LIMIT must be a JSON list" in listed.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--port", "abc"], "--port must be a valid integer"),
+        (["--betting-seconds", "soon"], "--betting-seconds must be a valid number"),
+        (["--guests", "maybe"], "--guests must be 'on' or 'off', not 'maybe'"),
+        (["--metrics-bind", "9100"], "--metrics-bind wants HOST:PORT"),
+        (["--rate-limit", "often"], "--rate-limit wants NAME=RATE"),
+        (["--rate-limit", "guests_per_address=often"], "'often' is not a rate"),
+        (["--rate-limit-delay", "61"], "--rate-limit-delay must be less than or equal to 60"),
+        (["--max-deposit", "10", "--max-balance", "5"], "must be at least max_deposit"),
+    ],
+)
+def test_serve_refuses_a_bad_value_of_any_type_in_one_line(args: list[str], message: str) -> None:
+    """Every option is checked by ``Settings``: a value Click would have refused with a usage
+    box is the same one line as a value out of bounds."""
+    result = runner.invoke(app, ["serve", "--port", "1", *args])
+    assert result.exit_code == 2
+    assert result.output.count("\n") == 1 and result.output.startswith("baccarat: error: ")
+    assert message in result.output
+    assert "Traceback" not in result.output and "╭" not in result.output
+
+
+def test_an_option_given_at_its_default_still_overrides_the_environment() -> None:
+    env = {"BACCARAT_GUESTS": "maybe", "BACCARAT_PORT": "0"}
+    given = runner.invoke(
+        app, ["serve", "--guests", "on", "--port", "8000", "--tables", "x"], env=env
+    )
+    assert given.exit_code == 2
+    assert given.output == (
+        "baccarat: error: --tables: unknown rule set 'x' (built-in: standard, no-commission, "
+        "ez, tie-9) (the option or BACCARAT_TABLES)\n"
+    )
+    unset = runner.invoke(app, ["serve", "--tables", "x"], env=env)
+    assert "--guests must be 'on' or 'off'" in unset.output
+    assert "--port must be greater than or equal to 1" in unset.output
+
+
+def test_serve_help_lists_each_setting_once_with_its_default_and_bounds() -> None:
+    result = runner.invoke(app, ["serve", "--help"], env={"COLUMNS": "300"})
+    assert result.exit_code == 0
+    lines = [line.strip("│ ") for line in result.output.splitlines() if line.startswith("│ --")]
+    options = [line.split()[0] for line in lines]
+    assert options == [f"--{name.replace('_', '-')}" for name in Settings.model_fields] + ["--help"]
+    shown = dict(zip(options, lines, strict=True))
+    for name, field in Settings.model_fields.items():
+        line = shown[f"--{name.replace('_', '-')}"]
+        assert field.description is not None and field.description in line
+        if field.default is True:
+            assert line.endswith("[default: on]")
+        elif field.default not in (None, ()):
+            assert line.endswith(f"[default: {field.default}]"), line
+        else:
+            assert "[default:" not in line
+    assert "Port to listen on. (1 to 65535) [default: 8000]" in shown["--port"]
+    assert "<face-up|face-down>" in shown["--dealing"]
+    assert "(300 to 60000) [default: 3000]" in shown["--lease-ms"]
+    assert "(1 to 64 characters)" in shown["--node-id"]
 
 
 def _serve_on_a_port_in_use(
@@ -144,7 +205,6 @@ def _sample_database(path: Path) -> str:
         place_batch(
             c,
             [BetOrder(alice, "standard", r.id, "place", {"player": 1000})],
-            {"standard": standard},
         )
     force_close(database, r.id)
     database.dispose()

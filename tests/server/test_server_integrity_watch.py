@@ -14,7 +14,7 @@ from store_support import migrated
 from baccarat.analysis.exact.counts import CardCounts
 from baccarat.cards import Card, Rank
 from baccarat.rulesets import load_ruleset
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 from baccarat.server.integrity_watch import IntegrityWatch
 from baccarat.server.metrics import Metrics
 from baccarat.server.store_threads import StoreRunner
@@ -121,11 +121,11 @@ def test_a_served_table_feeds_its_rounds_and_a_side_bet_to_the_monitor(db_url: s
     """In-process server, an EZ table with short timings: a player's Dragon 7 bet reaches the
     monitor with the EV the cards left gave it, and every settled round is counted."""
     day_ms = 86_400_000
-    config = ServerConfig(
-        db_url,
-        tables_from(["ez"], betting_ms=700, reveal_ms=1, result_ms=1),
-        session_idle_ms=day_ms,
-        guest_lifetime_ms=day_ms,
+    config = Settings(
+        db=db_url,
+        tables=tables_from(["ez"], betting_ms=700, reveal_ms=1, result_ms=1),
+        idle_minutes=day_ms / 60_000,
+        guest_hours=day_ms / 3_600_000,
     )
     with TestClient(create_app(config)) as client:
         service = client.app.state.service  # type: ignore[attr-defined]

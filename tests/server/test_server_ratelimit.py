@@ -21,7 +21,7 @@ from fastapi.testclient import TestClient
 from serving import ServerProcess, services_required, wait_until
 from sqlalchemy import select
 
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 from baccarat.server.hashing import NICENESS, PasswordPool
 from baccarat.server.ratelimit import (
     QuietMemoryStorage,
@@ -186,29 +186,39 @@ def test_forwarded_for_is_the_address_only_behind_a_named_proxy(
     assert forged == [201, 201, 429]
 
 
+class LimiterTime:
+    """The time ``limits``' memory storage reads (``time.time()``), moved only by the test."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def time(self) -> float:
+        return self.now
+
+
 def test_failed_login_audit_rows_are_limited_and_the_next_row_counts_the_rest(
-    tmp_path: Path,
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = f"sqlite:///{tmp_path / 'audit.db'}"
-    # A window far longer than six unpaced failures take, even on a loaded machine.
     window_s = 5.0
-    limits = RateLimitSettings().with_rates(
-        failed_login_audit="2/5 seconds", login_per_address="100/minute"
-    )
-    config = ServerConfig(
-        url, tables_from(["standard"]), rate_limits=limits, password_cpu_share=1.0
+    # The window moves when the test says, not while a loaded machine hashes six passwords.
+    limiter_time = LimiterTime()
+    monkeypatch.setattr("limits.storage.memory.time", limiter_time)
+    config = Settings(
+        db=url,
+        tables=tables_from(["standard"]),
+        rate_limit=("failed_login_audit=2/5 seconds", "login_per_address=100/minute"),
+        password_cpu_share=1.0,
     )
     with TestClient(create_app(config)) as client:
-        started = time.monotonic()
         for number in range(6):
             response = client.post(
                 "/api/sessions", json={"username": f"ghost{number}", "password": "Wrong-1-x"}
             )
             assert response.status_code == 401
-            if number == 1:
-                written = time.monotonic()  # both rows the window lets through are written
-        assert time.monotonic() - started < window_s, "too slow to test the window"
-        time.sleep(max(0.0, written + window_s + 0.3 - time.monotonic()))  # the window moves on
+        limiter_time.now += window_s - 0.1  # still inside the window: not written
+        client.post("/api/sessions", json={"username": "ghost8", "password": "Wrong-1-x"})
+        limiter_time.now += 0.2  # the window has moved on past the two rows written
         client.post("/api/sessions", json={"username": "ghost9", "password": "Wrong-1-x"})
     database = Database(url)
     try:
@@ -220,8 +230,8 @@ def test_failed_login_audit_rows_are_limited_and_the_next_row_counts_the_rest(
             ).all()
     finally:
         database.dispose()
-    assert len(rows) == 3
-    assert json.loads(rows[-1].details) == {"username": "ghost9", "unwritten_before": 4}
+    assert [json.loads(row.details)["username"] for row in rows] == ["ghost0", "ghost1", "ghost9"]
+    assert json.loads(rows[-1].details) == {"username": "ghost9", "unwritten_before": 5}
 
 
 def test_hashes_run_in_a_bounded_low_priority_pool() -> None:

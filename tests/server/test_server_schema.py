@@ -13,7 +13,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from server_support import new_player
 from serving import ServerProcess
 
-from baccarat.server import ServerConfig, create_app, tables_from
+from baccarat.server import Settings, create_app, tables_from
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +39,7 @@ def token(live: ServerProcess) -> str:
 
 # The schema comes from the app object (no server needed to build it); the cases are sent to
 # a real server process. (schemathesis' lazy ``from_fixture`` does not run under pytest 9.)
-_APP = create_app(ServerConfig("sqlite:///:memory:", tables_from(["standard", "ez"])))
+_APP = create_app(Settings(db="sqlite:///:memory:", tables=tables_from(["standard", "ez"])))
 # The admin routes answer a player's token with 403 before reading anything else, so fuzzing
 # them here only repeats that; tests/admin sends each a valid and a bad request per role. Their
 # one open route, the staff login, is fuzzed here.

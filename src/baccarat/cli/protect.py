@@ -1,67 +1,28 @@
-"""The protection options of ``baccarat serve``: rate limits, body limit, metrics, proxies.
-
->>> sorted(protection_settings([], None, 1000, None, None, 0))
-['max_body_bytes', 'metrics_bind', 'metrics_token', 'password_cpu_share', 'password_workers', 'rate_limits']
->>> protection_settings(["guests_per_address=5/second"], None, 1000, None, None, 0)[
-...     "rate_limits"
-... ].guests_per_address
-'5/second'
-"""
+"""The checks of ``baccarat serve``'s protections that need the machine: the rate limit
+storage reachable, the metrics address free; and uvicorn's proxy options. The options
+themselves are checked by ``Settings``."""
 
 from __future__ import annotations
 
 import socket
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from baccarat.cli.app import fail
 
-__all__ = ["check_bind", "protection_settings", "uvicorn_proxy_options"]
+if TYPE_CHECKING:
+    from baccarat.server.config import Settings
+
+__all__ = ["check_bind", "check_protections", "uvicorn_proxy_options"]
 
 
-def protection_settings(
-    rate_limits: list[str],
-    storage: str | None,
-    max_body_bytes: int,
-    metrics_bind: str | None,
-    metrics_token: str | None,
-    password_workers: int,
-    refusal_delay_s: float = 1.0,
-    password_cpu_share: float = 0.25,
-) -> dict[str, Any]:
-    """``ServerConfig`` keyword arguments from the options, or a one-line error (exit 2)."""
-    from baccarat.server.metrics import parse_bind
-    from baccarat.server.ratelimit import RATES, RateLimitSettings
-
-    rates: dict[str, str] = {}
-    enabled = True
-    for entry in rate_limits:
-        if entry.strip().lower() == "off":
-            enabled = False
-            continue
-        name, equals, rate = entry.partition("=")
-        name = name.strip().replace("-", "_")
-        if not equals or name not in RATES:
-            fail(f"--rate-limit wants NAME=RATE with NAME one of {', '.join(RATES)}, or 'off'")
-        rates[name] = rate.strip()
-    try:
-        settings = RateLimitSettings(
-            storage=storage or "memory://", enabled=enabled, refusal_delay_s=refusal_delay_s
-        ).with_rates(**rates)
-        if settings.enabled and settings.storage != "memory://":
-            _probe_storage(settings)
-        bind = parse_bind(metrics_bind) if metrics_bind else None
-    except ValueError as error:
-        fail(str(error))
-    if bind is not None:
-        check_bind(*bind)
-    return {
-        "rate_limits": settings,
-        "max_body_bytes": max_body_bytes,
-        "metrics_bind": bind,
-        "metrics_token": metrics_token or None,
-        "password_workers": password_workers,
-        "password_cpu_share": password_cpu_share,
-    }
+def check_protections(settings: Settings) -> None:
+    """Fail now, in one line (exit 2), if the rate limit storage cannot be reached or the
+    metrics address cannot be listened on, rather than start a server without them."""
+    limits = settings.rate_limits
+    if limits.enabled and limits.storage != "memory://":
+        _probe_storage(limits)
+    if settings.metrics_address is not None:
+        check_bind(*settings.metrics_address)
 
 
 def _probe_storage(settings: Any) -> None:

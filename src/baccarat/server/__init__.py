@@ -1,9 +1,9 @@
 """The live table service: HTTP API, WebSocket feed, dealer loop, auth and metrics.
 
-``create_app(ServerConfig(...))`` builds the ASGI app; ``baccarat serve`` runs it.
+``create_app(Settings(...))`` builds the ASGI app; ``baccarat serve`` runs it.
 
->>> from baccarat.server import ServerConfig, tables_from
->>> ServerConfig("sqlite:///t.db", tables_from(["ez"])).tables[0].table_id
+>>> from baccarat.server import Settings
+>>> Settings(db="sqlite:///t.db", tables="ez").tables[0].table_id
 'ez'
 """
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from baccarat.server.app import create_app
 from baccarat.server.clock import Clock, SystemClock
-from baccarat.server.config import DEFAULT_TABLES, ServerConfig, default_static_dir, tables_from
+from baccarat.server.config import DEFAULT_TABLES, Settings, default_static_dir, tables_from
 
 __all__ = [
     "DEFAULT_TABLES",
     "Clock",
-    "ServerConfig",
+    "Settings",
     "SystemClock",
     "create_app",
     "default_static_dir",

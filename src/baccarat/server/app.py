@@ -1,7 +1,7 @@
 """The ASGI application factory of the live table service.
 
->>> from baccarat.server.config import ServerConfig, tables_from
->>> app = create_app(ServerConfig("sqlite:///:memory:", tables_from(["standard"])))
+>>> from baccarat.server.config import Settings
+>>> app = create_app(Settings(db="sqlite:///:memory:", tables="standard"))
 >>> sorted(path for path in app.openapi()["paths"] if path.startswith("/api/tables"))[:2]
 ['/api/tables', '/api/tables/{table_id}']
 """
@@ -26,12 +26,12 @@ from baccarat.server.actions.admin_tables import TableDesk
 from baccarat.server.actions.reality_checks import push_reality_checks
 from baccarat.server.admin_deps import Desks
 from baccarat.server.bet_lane import BetLane
-from baccarat.server.clock import Clock, SystemClock
-from baccarat.server.config import ServerConfig
+from baccarat.server.clock import Clock, SystemClock, VirtualClock
+from baccarat.server.config import Settings
 from baccarat.server.errors import install_error_handlers
 from baccarat.server.feedsessions import watch_feed_sessions
 from baccarat.server.protections import Protections
-from baccarat.server.routers import ROUTERS
+from baccarat.server.routers import ROUTERS, virtual_clock
 from baccarat.server.routers.feed import FeedLane
 from baccarat.server.service import Service
 from baccarat.web.mount import mount_web
@@ -53,29 +53,25 @@ Staff (operators, auditors, admins) log in at `/api/admin/login`; their token op
 """
 
 
-def create_app(
-    config: ServerConfig,
-    *,
-    clock: Clock | None = None,
-    policy_clock: Clock | None = None,
-) -> FastAPI:
+def create_app(config: Settings, *, clock: Clock | None = None) -> FastAPI:
     """The app: its service starts (database, migrations, dealers) with the ASGI lifespan.
 
-    ``clock`` is the dealers' clock; ``policy_clock`` (default: ``clock``) is the clock of
-    sessions and responsible gaming (session expiry, limits, breaks, session time, on the
-    bet path too), passed to everything that judges them. Tests move it (a day ahead, say)
-    without moving the dealers.
+    ``clock`` is the server's one clock: the dealers' pacing, sessions, responsible gaming
+    (limits, breaks, session time, on the bet path too) and presence all read it. By default
+    the system's, or, with ``config.virtual_clock``, a ``VirtualClock`` that only moves when
+    ``POST /api/test/clock`` says (that route exists only then). Tests pass their own.
     """
-    service = Service(config, clock or SystemClock(), policy_clock=policy_clock)
-    account_clock = service.policy_clock
+    if clock is None:
+        clock = VirtualClock() if config.virtual_clock else SystemClock()
+    elif config.virtual_clock and not isinstance(clock, VirtualClock):
+        raise ValueError("virtual_clock needs a VirtualClock")
+    service = Service(config, clock)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await service.start()
         protections.start()
-        pusher = asyncio.create_task(
-            push_reality_checks(service, account_clock), name="reality-checks"
-        )
+        pusher = asyncio.create_task(push_reality_checks(service, clock), name="reality-checks")
         watcher = asyncio.create_task(watch_feed_sessions(service), name="feed-sessions")
         try:
             yield
@@ -104,21 +100,23 @@ def create_app(
     app.add_middleware(FeedLane)
     app.state.service = service
     app.state.protections = protections
-    app.state.accounts = Accounts(service, protections.guard, account_clock)
-    app.state.controls = PlayerControls(service, account_clock)
-    app.state.cashier = Cashier(service, account_clock)
-    app.state.staff = StaffAccounts(service, protections.guard, account_clock)
+    app.state.accounts = Accounts(service, protections.guard, clock)
+    app.state.controls = PlayerControls(service, clock)
+    app.state.cashier = Cashier(service, clock)
+    app.state.staff = StaffAccounts(service, protections.guard, clock)
     app.state.desks = Desks(
-        tables=TableDesk(service, account_clock),
-        rounds=RoundDesk(service, account_clock),
-        players=PlayerDesk(service, account_clock),
-        records=RecordDesk(service, account_clock),
-        reports=ReportDesk(service, account_clock),
+        tables=TableDesk(service, clock),
+        rounds=RoundDesk(service, clock),
+        players=PlayerDesk(service, clock),
+        records=RecordDesk(service, clock),
+        reports=ReportDesk(service, clock),
     )
     install_error_handlers(app)
     for router, responses in ROUTERS:
         app.include_router(router, responses=responses)
-    if config.static_dir is not None:
-        mount_web(app, config.static_dir)  # `/` is the page itself, `/static` its files
+    if isinstance(clock, VirtualClock):  # a test's server: it moves the clock itself
+        app.include_router(virtual_clock.router)
+    if config.static is not None:  # ``baccarat serve`` names the browser table's by default
+        mount_web(app, config.static)  # `/` is the page itself, `/static` its files
 
     return app

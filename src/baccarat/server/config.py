@@ -1,13 +1,16 @@
-"""The configuration of one server: database, tables, credit, static files.
+"""The configuration of one server: ``Settings``, every option of ``baccarat serve`` declared once.
 
-``Settings`` is everything ``baccarat serve`` takes, read from ``BACCARAT_*`` environment
-variables (``BACCARAT_PORT=8080``, ``BACCARAT_METRICS_TOKEN=...``; a list such as
-``BACCARAT_RATE_LIMIT`` is JSON); a flag given on the command line overrides it.
-``ServerConfig`` is what ``create_app`` needs, built from them.
+Each field is the option of its name (``--betting-seconds``) and the environment variable
+``BACCARAT_`` + its name in capitals (``BACCARAT_BETTING_SECONDS``; a list such as
+``BACCARAT_RATE_LIMIT`` is JSON); an option given overrides the variable. The command's
+options, their defaults and bounds in ``--help``, are generated from these fields
+(``baccarat.cli.options``), and ``create_app`` takes the same object.
 
->>> settings = Settings(port=8080, tables="standard, ez:face-down")
->>> settings.port, [(t.table_id, t.dealing) for t in settings.table_settings()]
+>>> settings = Settings(db="sqlite:///x.db", port=8080, tables="standard, ez:face-down")
+>>> settings.port, [(t.table_id, t.dealing) for t in settings.tables]
 (8080, [('standard', 'face-up'), ('ez', 'face-down')])
+>>> settings.tables[0].betting_ms, settings.session_idle_ms, settings.guests
+(15000, 1800000, True)
 >>> Settings(port=0)
 Traceback (most recent call last):
 ...
@@ -15,9 +18,6 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings
 port
   Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]
     ...
->>> config = ServerConfig("sqlite:///x.db", tables_from(["standard", "ez"], betting_ms=1000))
->>> [t.table_id for t in config.tables], config.tables[0].betting_ms
-(['standard', 'ez'], 1000)
 >>> tables_from(["standard", "standard"])
 Traceback (most recent call last):
 ...
@@ -26,41 +26,71 @@ ValueError: table 'standard' is named twice
 
 from __future__ import annotations
 
+import ipaddress
+import os
 import re
-from collections.abc import Sequence
+import socket
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import Annotated, Any, ClassVar, Self
 
-from pydantic import Field, ValidationError, model_validator
-from pydantic_core import ErrorDetails
-from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+from pydantic import (
+    BeforeValidator,
+    Field,
+    InstanceOf,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from baccarat.rulesets import load_ruleset
-from baccarat.server.ratelimit import RateLimitSettings
-from baccarat.store.money import DEFAULT_MAX_BALANCE, DEFAULT_MAX_DEPOSIT, MoneyBounds
+from baccarat.server.metrics import parse_bind
+from baccarat.server.ratelimit import RATES, RateLimitSettings
+from baccarat.store.money import DEFAULT_MAX_BALANCE, DEFAULT_MAX_DEPOSIT, MONEY_LIMIT, MoneyBounds
 from baccarat.table import Dealing, TableSettings
 
 __all__ = [
     "DEFAULT_TABLES",
     "ENV_PREFIX",
+    "TESTING_VARIABLE",
     "ClusterConfig",
-    "ServerConfig",
     "Settings",
     "default_static_dir",
     "tables_from",
 ]
 
 DEFAULT_TABLES = ("standard", "no-commission", "ez")
+#: The environment variable that says a process is a test (``virtual_clock`` needs it).
+TESTING_VARIABLE = "BACCARAT_TESTING"
 #: The prefix of the environment variables ``Settings`` reads (``BACCARAT_PORT``, ...).
 ENV_PREFIX = "BACCARAT_"
 
 
+def _on_off(value: object) -> object:
+    """``--guests on|off`` (or a ``bool``, from Python) as the ``bool`` the server reads."""
+    if isinstance(value, bool):
+        return value
+    if value in ("on", "off"):
+        return value == "on"
+    # The same message a ``Literal["on", "off"]`` would give: `_problem` words it.
+    raise PydanticCustomError("literal_error", "Input should be 'on' or 'off'")
+
+
 class Settings(BaseSettings):
-    """Everything ``baccarat serve`` takes: each field is the option of its name
-    (``--betting-seconds``) and the environment variable ``BACCARAT_`` + its name in capitals
-    (``BACCARAT_BETTING_SECONDS``); an option given overrides the variable.
+    """Everything ``baccarat serve`` takes, and everything ``create_app`` reads.
+
+    A field holds what the server uses where that differs from what is typed: ``tables``
+    (given as ``"standard, ez:face-down"``) holds one ``TableSettings`` each, paced by
+    ``betting_seconds``, ``reveal_ms``, ``result_ms`` and ``dealing``; ``guests`` (``on`` or
+    ``off``) is a ``bool``. The server's other units are properties (``session_idle_ms``,
+    ``money_bounds``, ``rate_limits``, ``cluster``, ...). A ``None`` that the help calls a
+    default of this machine (the database, the static folder, the anchor file, the node's
+    name) is filled in by ``on_this_machine``, which ``baccarat serve`` calls.
 
     ``BACCARAT_SEED_KEY`` is not a setting: it is the seed key itself, which the key source
     reads (``baccarat.store.keyfile``) and which never appears in a command line.
@@ -68,36 +98,117 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="forbid", frozen=True)
 
+    #: The most bet requests one database transaction commits together (not an option).
+    max_batch: ClassVar[int] = 512
+
     host: str = Field("127.0.0.1", description="Address to listen on.")
     port: int = Field(8000, ge=1, le=65535, description="Port to listen on.")
-    #: ``None``: a SQLite file in the user data directory.
-    db: str | None = Field(None, description="Database URL: sqlite:///FILE or postgresql://...")
-    tables: str = Field(",".join(DEFAULT_TABLES), description="Rule sets, comma-separated.")
+    db: str | None = Field(
+        None,
+        description="Database URL: sqlite:///FILE or postgresql://... "
+        "(default: a SQLite file in the user data directory).",
+    )
+    # The pacing comes before ``tables``: validating the list of tables reads it.
     betting_seconds: float = Field(15.0, ge=0.05, description="Length of each betting window.")
     reveal_ms: int = Field(800, ge=0, description="Pause before each card is turned.")
     result_ms: int = Field(2000, ge=0, description="Pause on the result before the next round.")
-    demo_credit: int = Field(1_000_000, ge=0, description="A new guest's credit, minor units.")
-    guests: Literal["on", "off"] = Field("on", description="Whether visitors may play as guests.")
-    max_deposit: int = Field(10**9, ge=1, description="The most one deposit may bring.")
-    max_balance: int = Field(10**12, ge=1, description="The most a deposit may take a balance to.")
-    dealing: Literal["face-up", "face-down"] = Field("face-up", description="Tables' default.")
-    static: Path | None = Field(None, description="Folder served at /static.")
-    seed_key_file: Path | None = Field(None, description="Key file sealing the shoe seeds.")
-    audit_anchor: Path | None = Field(None, description="File the audit chain's head goes to.")
-    audit_anchor_every: int = Field(100, ge=1, description="Anchor at least every N records.")
-    rate_limit: tuple[str, ...] = Field((), description="NAME=RATE changes, or 'off'.")
-    rate_limit_delay: float = Field(1.0, ge=0, description="Seconds a 429 waits.")
-    rate_limit_storage: str | None = Field(None, description="memory:// or redis://HOST:PORT.")
-    forwarded_allow_ips: str | None = Field(None, description="Proxies trusted for XFF.")
-    max_body_bytes: int = Field(65_536, ge=1024, description="Largest request body.")
-    metrics_bind: str | None = Field(None, description="HOST:PORT of a metrics listener.")
-    metrics_token: str | None = Field(None, description="Bearer token of /metrics.")
-    password_workers: int = Field(0, ge=0, description="Threads hashing passwords (0: half).")
-    password_cpu_share: float = Field(0.25, ge=0.01, le=1.0, description="Of a core, at most.")
-    idle_minutes: float = Field(30.0, ge=1, description="A token unused this long is over.")
-    session_hours: float = Field(12.0, ge=0.1, description="A login's token lifetime.")
-    guest_hours: float = Field(24.0, ge=0.1, description="A guest's token lifetime.")
-    redis: str | None = Field(None, description="redis://HOST:PORT/DB: run as one node of many.")
+    dealing: Dealing = Field(
+        "face-up", description="face-up or face-down: the default for every table."
+    )
+    tables: Annotated[tuple[InstanceOf[TableSettings], ...], NoDecode] = Field(
+        ",".join(DEFAULT_TABLES),
+        validate_default=True,
+        description="Rule sets (names or TOML files), comma-separated: one table each; "
+        "add ':face-down' or ':face-up' to choose a table's dealing.",
+    )
+    demo_credit: int = Field(
+        1_000_000, ge=0, description="Credit of a new guest player, in minor units."
+    )
+    guests: Annotated[bool, BeforeValidator(_on_off)] = Field(
+        True, description="on or off: whether visitors may play as guests (demo money)."
+    )
+    max_deposit: int = Field(
+        DEFAULT_MAX_DEPOSIT,
+        ge=1,
+        le=MONEY_LIMIT,
+        description="The most one deposit may bring, in minor units.",
+    )
+    max_balance: int = Field(
+        DEFAULT_MAX_BALANCE,
+        ge=1,
+        le=MONEY_LIMIT,
+        description="The most a deposit may take a balance to, in minor units.",
+    )
+    static: Path | None = Field(
+        None, description="Folder served at /static (default: the browser table)."
+    )
+    seed_key_file: Path | None = Field(
+        None,
+        description="Key file sealing the shoe seeds at rest (default: 'seed-keys' in the user "
+        "config directory, created 0600 at first start); $BACCARAT_SEED_KEY overrides it.",
+    )
+    audit_anchor: Path | None = Field(
+        None,
+        description="File the audit chain's head is appended to, outside the database (default: "
+        "'audit-anchor.jsonl' beside the default database; none with --db).",
+    )
+    audit_anchor_every: int = Field(
+        100, ge=1, description="Anchor the audit head at least every N records."
+    )
+    rate_limit: tuple[str, ...] = Field(
+        (),
+        description="NAME=RATE to change a rate limit (e.g. login_per_address=30/minute;300/hour; "
+        "names in docs/security.md), or 'off'. Repeatable.",
+    )
+    rate_limit_delay: float = Field(
+        1.0, ge=0, le=60, description="Seconds a refused (429) request waits before its answer."
+    )
+    rate_limit_storage: str | None = Field(
+        None,
+        description="Where rate limits count: memory:// (default; a cluster's Redis with "
+        "--redis) or redis://HOST:PORT to share the counts between servers.",
+    )
+    forwarded_allow_ips: str | None = Field(
+        None,
+        description="Proxies trusted to set X-Forwarded-For (comma-separated, or '*'); by "
+        "default the client address is the socket peer's.",
+    )
+    max_body_bytes: int = Field(
+        65_536, ge=1024, description="Largest request body accepted (413 past it)."
+    )
+    metrics_bind: str | None = Field(
+        None, description="Serve the Prometheus metrics on HOST:PORT, a listener of their own."
+    )
+    metrics_token: str | None = Field(
+        None,
+        description="Serve /metrics on the public port to this bearer token (set it in the "
+        "environment, BACCARAT_METRICS_TOKEN: a command line is visible to every user). "
+        "Neither: no metrics.",
+    )
+    password_workers: int = Field(
+        0, ge=0, description="Threads hashing passwords (0: half the cores)."
+    )
+    password_cpu_share: float = Field(
+        0.25,
+        ge=0.01,
+        le=1.0,
+        description="The most of a core each hashing thread may use: a login flood then "
+        "slows logins, not the tables.",
+    )
+    idle_minutes: float = Field(
+        30.0, ge=1, description="A token (a login's or a guest's) unused this long is over."
+    )
+    session_hours: float = Field(
+        12.0, ge=0.1, description="A login's token is over this long after the login."
+    )
+    guest_hours: float = Field(
+        24.0, ge=0.1, description="A guest's token is over this long after it was made."
+    )
+    redis: str | None = Field(
+        None,
+        description="redis://HOST:PORT/DB: run as one node of a cluster (needs --db "
+        "postgresql://...): events, presence and rate limits shared through it.",
+    )
     redis_prefix: str = Field(
         "baccarat",
         min_length=1,
@@ -110,10 +221,66 @@ class Settings(BaseSettings):
         min_length=1,
         max_length=64,
         pattern=r"^[A-Za-z0-9_.-]+$",
-        description="This node's name (default: host name and process id).",
+        description="This node's name in the cluster (default: host name and pid).",
     )
-    workers: int = Field(1, ge=1, le=64, description="Processes serving on the one port.")
-    lease_ms: int = Field(3000, ge=300, le=60_000, description="A dealer's lease on a table.")
+    workers: int = Field(
+        1,
+        ge=1,
+        le=64,
+        description="Processes serving on the one port (above 1: PostgreSQL and Redis).",
+    )
+    lease_ms: int = Field(
+        3000,
+        ge=300,
+        le=60_000,
+        description="How long a node's hold on a table outlives its last renewal.",
+    )
+    virtual_clock: Annotated[bool, BeforeValidator(_on_off)] = Field(
+        False,
+        description="Tests only: time stands still until POST /api/test/clock advances it "
+        f"(refused unless {TESTING_VARIABLE}=1, on a loopback host, in one process).",
+    )
+
+    @field_validator("tables", mode="before")
+    @classmethod
+    def _tables_from_text(cls, value: Any, info: ValidationInfo) -> Any:
+        if not isinstance(value, str):  # already the tables (from Python)
+            if not value:
+                raise ValueError("--tables names no rule set")
+            return value
+        specs = [part.strip() for part in value.split(",") if part.strip()]
+        if not specs:
+            raise ValueError("--tables names no rule set")
+        # A pacing field that failed has its own error: its default stands in here.
+        pacing = {
+            name: info.data.get(name, cls.model_fields[name].default)
+            for name in ("betting_seconds", "reveal_ms", "result_ms", "dealing")
+        }
+        return tables_from(
+            specs,
+            betting_ms=max(1, round(pacing["betting_seconds"] * 1000)),
+            reveal_ms=pacing["reveal_ms"],
+            result_ms=pacing["result_ms"],
+            dealing=pacing["dealing"],
+        )
+
+    @field_validator("rate_limit")
+    @classmethod
+    def _rates_named(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for entry in value:
+            name, equals, _ = entry.partition("=")
+            if entry.strip().lower() != "off" and (not equals or _rate_name(name) not in RATES):
+                raise ValueError(
+                    f"--rate-limit wants NAME=RATE with NAME one of {', '.join(RATES)}, or 'off'"
+                )
+        return value
+
+    @field_validator("metrics_bind")
+    @classmethod
+    def _bind_is_host_and_port(cls, value: str | None) -> str | None:
+        if value:
+            parse_bind(value)  # a ValueError that names the option
+        return value
 
     @model_validator(mode="after")
     def _cluster_needs_postgres_and_redis(self) -> Self:
@@ -138,6 +305,33 @@ class Settings(BaseSettings):
             )
         return self
 
+    @model_validator(mode="after")
+    def _rate_limits_valid(self) -> Self:
+        self.rate_limits  # noqa: B018  (a ValueError for a rate or a storage URI)
+        return self
+
+    def virtual_clock_refusal(self, environ: Mapping[str, str]) -> str | None:
+        """Why this server may not run on a virtual clock, in one line (``None``: it may, or
+        it does not ask to). Only a test may stop time: a production start is refused, and
+        so is anything that would let others see a stopped clock (an address beyond this
+        machine) or need the database's clock (several processes or nodes).
+
+        >>> Settings(virtual_clock="on").virtual_clock_refusal({"BACCARAT_TESTING": "1"})
+        >>> Settings(virtual_clock="on").virtual_clock_refusal({})
+        '--virtual-clock on is for tests only (BACCARAT_TESTING=1)'
+        >>> Settings(virtual_clock="on", host="0.0.0.0").virtual_clock_refusal({"BACCARAT_TESTING": "1"})
+        "--virtual-clock on serves only a loopback host, not '0.0.0.0'"
+        """
+        if not self.virtual_clock:
+            return None
+        if environ.get(TESTING_VARIABLE) != "1":
+            return f"--virtual-clock on is for tests only ({TESTING_VARIABLE}=1)"
+        if not _is_loopback(self.host):
+            return f"--virtual-clock on serves only a loopback host, not {self.host!r}"
+        if self.workers != 1 or self.redis is not None:
+            return "--virtual-clock on runs one process alone (no --workers, no --redis)"
+        return None
+
     @classmethod
     def load(cls, **given: Any) -> Settings:
         """The settings of the environment, overridden by the options ``given`` (a ``None``
@@ -161,107 +355,115 @@ class Settings(BaseSettings):
             name = f"BACCARAT_{field.group(1).upper()}" if field else "a BACCARAT_ variable"
             raise ValueError(f"{name} must be a JSON list, such as '[\"off\"]'") from None
 
-    def table_settings(self) -> tuple[TableSettings, ...]:
-        """One table per rule set of ``tables`` (``tables_from``); a ``ValueError`` or a
-        ``RuleSetError`` for a list that names none, twice the same, or an unknown one."""
-        specs = [part.strip() for part in self.tables.split(",") if part.strip()]
-        if not specs:
-            raise ValueError("--tables names no rule set")
-        return tables_from(
-            specs,
-            betting_ms=max(1, round(self.betting_seconds * 1000)),
-            reveal_ms=self.reveal_ms,
-            result_ms=self.result_ms,
-            dealing=self.dealing,
-        )
+    def on_this_machine(self) -> Settings:
+        """These settings with each default that depends on the machine filled in: the
+        database (a SQLite file in the user data directory), the audit anchor beside it (none
+        with ``db`` given), the browser table's files, and this node's name (host and pid).
 
+        >>> settings = Settings(db="sqlite:///x.db").on_this_machine()
+        >>> settings.static == default_static_dir(), settings.audit_anchor, settings.node_id
+        (True, None, None)
+        """
+        machine: dict[str, Any] = {}
+        if self.db is None:
+            machine["db"] = self.database_url
+            if self.audit_anchor is None:
+                machine["audit_anchor"] = default_anchor_file()
+        if self.static is None:
+            machine["static"] = default_static_dir()
+        if self.redis is not None and self.node_id is None:
+            machine["node_id"] = f"{socket.gethostname()}-{os.getpid()}"
+        return self.model_copy(update=machine)
 
-@dataclass(frozen=True, slots=True)
-class ClusterConfig:
-    """One node of several on one PostgreSQL and one Redis (``docs/deployment.md``)."""
+    @property
+    def database_url(self) -> str:
+        """``db``, or the SQLite file in the user data directory."""
+        if self.db is not None:
+            return self.db
+        from baccarat.store import default_database_url
 
-    redis_url: str
-    node_id: str
-    #: Prefix of every Redis key (several clusters, or tests, can share one Redis).
-    prefix: str = "baccarat"
-    #: A dealer holds its table this long past its last renewal (renewed every quarter).
-    lease_ms: int = 3000
+        return default_database_url()
 
-    def __post_init__(self) -> None:
-        if self.lease_ms < 300:
-            raise ValueError(f"lease_ms must be at least 300, not {self.lease_ms}")
+    @property
+    def session_idle_ms(self) -> int:
+        """A token unused this long is over."""
+        return round(self.idle_minutes * 60_000)
 
+    @property
+    def session_lifetime_ms(self) -> int:
+        """A login's token is over this long after it was issued."""
+        return round(self.session_hours * 3_600_000)
 
-@dataclass(frozen=True, slots=True)
-class ServerConfig:
-    """Everything ``create_app`` needs besides the clock."""
-
-    database_url: str
-    tables: tuple[TableSettings, ...]
-    #: What a new guest player is given, in minor units.
-    demo_credit: int = 1_000_000
-    #: The most one deposit may bring, and the most a deposit may take a balance to, in minor
-    #: units (``baccarat.store.money`` explains why every sum then stays inside 64 bits).
-    max_deposit: int = DEFAULT_MAX_DEPOSIT
-    max_balance: int = DEFAULT_MAX_BALANCE
-    #: Whether visitors may play as guests with demo money (``baccarat serve --guests``).
-    guests: bool = True
-    #: Served at ``/static`` (the browser table); ``None`` serves nothing there.
-    static_dir: Path | None = None
-    #: The most bet requests one database transaction commits together.
-    max_batch: int = 512
-    #: Sessions: a token unused for ``session_idle_ms`` is over, and so is a login's token
-    #: ``session_lifetime_ms`` (a guest's ``guest_lifetime_ms``) after it was issued.
-    session_idle_ms: int = 30 * 60_000
-    session_lifetime_ms: int = 12 * 3_600_000
-    guest_lifetime_ms: int = 24 * 3_600_000
-    #: The key file that seals shoe seeds (``None``: the user configuration directory's);
-    #: ``BACCARAT_SEED_KEY`` in the environment takes precedence.
-    seed_key_file: Path | None = None
-    #: Where the audit chain's head is appended (``None``: not anchored).
-    audit_anchor: Path | None = None
-    #: An anchor at least every this many audit records (and at start and shutdown).
-    audit_anchor_every: int = 100
-    #: Rate limits on logins, registrations and guests (``baccarat.server.ratelimit``).
-    rate_limits: RateLimitSettings = RateLimitSettings()  # noqa: RUF009 (frozen: shared safely)
-    #: Threads hashing passwords (0: half the cores) and the most hashes waiting (then 429).
-    password_workers: int = 0
-    password_queue: int = 64
-    #: The most of one core each hashing thread may use (it rests between hashes).
-    password_cpu_share: float = 0.25
-    #: The largest request body accepted, in bytes (413 past it).
-    max_body_bytes: int = 65_536
-    #: ``(host, port)`` of a listener of its own for the Prometheus metrics, if any.
-    metrics_bind: tuple[str, int] | None = None
-    #: A bearer token that opens ``/metrics`` on the public port; without it (and by
-    #: default) the public port has no ``/metrics``.
-    metrics_token: str | None = None
-    #: How this process takes part in a cluster (``None``: alone, on any database).
-    cluster: ClusterConfig | None = None
-
-    def __post_init__(self) -> None:
-        if self.demo_credit < 0:
-            raise ValueError(f"the demo credit cannot be negative, not {self.demo_credit}")
-        if not self.tables:
-            raise ValueError("a server runs at least one table")
-        for name in ("session_idle_ms", "session_lifetime_ms", "guest_lifetime_ms"):
-            if getattr(self, name) < 1000:
-                raise ValueError(f"{name} must be at least 1000, not {getattr(self, name)}")
-        bounds = self.money_bounds  # raises ValueError for bounds out of order or range
-        if self.demo_credit > bounds.max_balance:
-            raise ValueError(
-                f"the demo credit ({self.demo_credit}) cannot exceed max_balance "
-                f"({bounds.max_balance})"
-            )
-        if self.audit_anchor_every < 1:
-            raise ValueError(
-                f"audit_anchor_every must be at least 1, not {self.audit_anchor_every}"
-            )
+    @property
+    def guest_lifetime_ms(self) -> int:
+        """A guest's token is over this long after it was issued."""
+        return round(self.guest_hours * 3_600_000)
 
     @property
     def money_bounds(self) -> MoneyBounds:
         """The cashier's bounds (``max_deposit``, ``max_balance``)."""
         return MoneyBounds(self.max_deposit, self.max_balance)
+
+    @property
+    def rate_limits(self) -> RateLimitSettings:
+        """The rate limits of logins, registrations and guests (``baccarat.server.ratelimit``):
+        ``rate_limit``'s changes, counted in ``rate_limit_storage``, or a cluster's Redis.
+
+        >>> Settings(rate_limit=("guests_per_address=5/second",)).rate_limits.guests_per_address
+        '5/second'
+        """
+        rates: dict[str, str] = {}
+        enabled = True
+        for entry in self.rate_limit:
+            if entry.strip().lower() == "off":
+                enabled = False
+                continue
+            name, _, rate = entry.partition("=")
+            rates[_rate_name(name)] = rate.strip()
+        # A cluster counts its rate limits together, in its Redis, unless told otherwise.
+        storage = self.rate_limit_storage or self.redis or "memory://"
+        return RateLimitSettings(
+            storage=storage, enabled=enabled, refusal_delay_s=self.rate_limit_delay
+        ).with_rates(**rates)
+
+    @property
+    def metrics_address(self) -> tuple[str, int] | None:
+        """``metrics_bind`` as ``(host, port)``, if any."""
+        return parse_bind(self.metrics_bind) if self.metrics_bind else None
+
+    @property
+    def cluster(self) -> ClusterConfig | None:
+        """How this process takes part in a cluster (``None``: alone, on any database)."""
+        if self.redis is None:
+            return None
+        node_id = self.node_id or f"{socket.gethostname()}-{os.getpid()}"
+        return ClusterConfig(self.redis, node_id, self.redis_prefix, self.lease_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterConfig:
+    """One node of several on one PostgreSQL and one Redis (``docs/deployment.md``), as
+    ``Settings.cluster`` gathers it: ``redis``, ``node_id``, ``redis_prefix``, ``lease_ms``."""
+
+    redis_url: str
+    node_id: str
+    #: Prefix of every Redis key (several clusters, or tests, can share one Redis).
+    prefix: str
+    #: A dealer holds its table this long past its last renewal (renewed every quarter).
+    lease_ms: int
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:  # a host name: only "localhost" is known to stay on this machine
+        return False
+
+
+def _rate_name(name: str) -> str:
+    return name.strip().replace("-", "_")
 
 
 def _problem(error: ErrorDetails) -> str:
@@ -270,9 +472,12 @@ def _problem(error: ErrorDetails) -> str:
     if not error["loc"]:
         return message
     name = str(error["loc"][0])
-    message = re.sub(r"^(Input|String|Value) should", "must", message)
+    option = f"--{name.replace('_', '-')}"
     where = f"the option or {ENV_PREFIX}{name.upper()}"
-    return f"--{name.replace('_', '-')} {message}, not {error['input']!r} ({where})"
+    if error["type"] == "value_error":  # a validator's own sentence, which may name the option
+        return f"{message if message.startswith(option) else f'{option}: {message}'} ({where})"
+    message = re.sub(r"^(Input|String|Value) should", "must", message)
+    return f"{option} {message}, not {error['input']!r} ({where})"
 
 
 def tables_from(
@@ -334,3 +539,10 @@ def _dealing_suffix(entry: str, default: Dealing) -> tuple[str, Dealing]:
 def default_static_dir() -> Path:
     """The browser table's files: ``baccarat.web``'s ``static``, installed with the package."""
     return Path(str(resources.files("baccarat.web"))) / "static"
+
+
+def default_anchor_file() -> Path:
+    """``audit-anchor.jsonl`` in the user data directory, beside the default database."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("baccarat", appauthor=False)) / "audit-anchor.jsonl"

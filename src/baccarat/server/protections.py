@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fastapi import FastAPI
 
-from baccarat.server.config import ServerConfig
+from baccarat.server.config import Settings
 from baccarat.server.guard import Guard
 from baccarat.server.hygiene import Hygiene
 from baccarat.server.metrics import Listener, Metrics
@@ -17,25 +17,25 @@ __all__ = ["Protections"]
 class Protections:
     """What ``create_app`` installs; ``start``/``stop`` run in its lifespan."""
 
-    def __init__(self, app: FastAPI, config: ServerConfig, metrics: Metrics) -> None:
-        self.config = config
+    def __init__(self, app: FastAPI, config: Settings, metrics: Metrics) -> None:
+        self.metrics_address = config.metrics_address
         self.metrics = metrics
         self.guard = Guard(
             config.rate_limits,
             metrics,
             password_workers=config.password_workers or None,
-            password_queue=config.password_queue,
             password_cpu_share=config.password_cpu_share,
         )
         self.listener: Listener | None = None
         app.state.guard = self.guard
-        app.state.metrics_token = config.metrics_token
+        # An empty token (``BACCARAT_METRICS_TOKEN=``) opens nothing.
+        app.state.metrics_token = config.metrics_token or None
         app.add_middleware(Hygiene, max_body_bytes=config.max_body_bytes)
 
     def start(self) -> None:
         """Open the metrics listener, if one is configured."""
-        if self.config.metrics_bind is not None:
-            self.listener = self.metrics.listen(*self.config.metrics_bind)
+        if self.metrics_address is not None:
+            self.listener = self.metrics.listen(*self.metrics_address)
 
     def stop(self) -> None:
         if self.listener is not None:

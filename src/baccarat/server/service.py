@@ -1,11 +1,16 @@
-"""The running service: database, bet queue, table mirrors, dealers, metrics.
+"""The running service: database, bet queue, table mirrors, the tables' runtimes, metrics.
 
 One ``Service`` lives on ``app.state.service``; the routers reach it through ``deps``.
 Every table has a mirror here (``tables``: what the API shows and the feed sends). Alone,
-the service deals every table itself and hands each broadcast straight to its mirror. As
-one node of a cluster (``config.cluster``) it deals only the tables whose lease it holds
-(``lease_keeper``), and the broadcasts of every table reach its mirrors through Redis
-(``fanout``); see ``docs/deployment.md``.
+the service runs every table's runtime (``baccarat.live``) itself and hands each broadcast
+straight to its mirror. As one node of a cluster (``config.cluster``) it runs only the
+tables whose lease it holds (``baccarat.live.lease_keeper``), the broadcasts of every table
+reach its mirrors through Redis (``fanout``), and so do the commands for a table dealt by
+another node (``baccarat.live.redis_channel``); see ``docs/deployment.md``.
+
+The service is the runtime's adapter: actions send commands (``commands``), and each table's
+events go out to the feed (``live.TableFeed``), the integrity monitor and the metrics, each a
+subscriber of the table.
 """
 
 from __future__ import annotations
@@ -18,21 +23,27 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, text
 
+from baccarat.live.channel import CommandChannel, Runtimes
+from baccarat.live.dealer import Dealer
+from baccarat.live.events import LiveEvent, RoundCancelled, RoundPaid
+from baccarat.live.lease_keeper import Held, LeaseKeeper
+from baccarat.live.redis_channel import RedisChannel
+from baccarat.live.table import LiveTable
+from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import RuleSet, load_ruleset
 from baccarat.server.anchor import AnchorWriter
 from baccarat.server.auth import TokenBook
 from baccarat.server.bet_queue import BetQueue
 from baccarat.server.broadcast import Broadcast
-from baccarat.server.clock import Clock
-from baccarat.server.config import ServerConfig
-from baccarat.server.dealer import Dealer
-from baccarat.server.errors import ApiError
+from baccarat.server.clock import Clock, SystemClock, VirtualClock
+from baccarat.server.config import Settings
+from baccarat.server.errors import refused
 from baccarat.server.fanout import LocalFanout, RedisFanout
 from baccarat.server.integrity_watch import IntegrityWatch
-from baccarat.server.lease_keeper import Held, LeaseKeeper
-from baccarat.server.live import LiveTable, Outlet
+from baccarat.server.live import Outlet, TableFeed
 from baccarat.server.metrics import Metrics
 from baccarat.server.mirror import TableMirror
+from baccarat.server.pause import observer as pause_observer
 from baccarat.server.presence import Presence
 from baccarat.server.quiet_gc import QuietCollector
 from baccarat.server.store_threads import StoreRunner
@@ -60,25 +71,20 @@ log = logging.getLogger("baccarat.server")
 class Service:
     """Everything one server holds while it runs."""
 
-    def __init__(
-        self,
-        config: ServerConfig,
-        clock: Clock,
-        *,
-        policy_clock: Clock | None = None,
-    ) -> None:
+    def __init__(self, config: Settings, clock: Clock) -> None:
         self.config = config
-        #: The dealers' clock (betting windows, reveal pauses).
+        #: The one clock: the dealers' pacing (betting windows, reveal and result pauses),
+        #: sessions and responsible gaming (on the bet path too), presence. A betting window
+        #: closes by the database's clock (``db_now``), which a ``VirtualClock`` replaces.
         self.clock = clock
-        #: The clock of sessions and responsible gaming (limits, breaks, session time), on
-        #: the bet path too; tests move it days ahead without moving the dealers.
-        self.policy_clock = policy_clock or clock
         self.metrics = Metrics()
         #: Every table as this node shows it (whoever deals it).
         self.tables: dict[str, TableMirror] = {}
-        #: The tables this node deals now: their live tables and dealers.
-        self.live: dict[str, LiveTable] = {}
-        self.dealers: dict[str, Dealer] = {}
+        #: The tables this node deals now: their runtimes (``baccarat.live``) and feeds.
+        self.runtimes = Runtimes()
+        self.feeds: dict[str, TableFeed] = {}
+        #: Where commands for a table go: its runtime here, or the node that deals it.
+        self.commands: CommandChannel = self.runtimes
         #: The integrity monitor of the tables this node deals (set at start).
         self.integrity: IntegrityWatch | None = None
         self.lease_keeper: LeaseKeeper | None = None
@@ -125,31 +131,32 @@ class Service:
         """The tables this node deals now."""
         if self.lease_keeper is not None:
             return self.lease_keeper.dealing()
-        return sorted(self.dealers)
+        return sorted(self.runtimes.dealers)
 
     def table(self, table_id: str) -> TableMirror:
         """The table as this node shows it, or a 404 (a 503 before its first state)."""
         mirror = self.tables.get(table_id)
         if mirror is None:
-            raise ApiError(404, "table_not_found", f"there is no table {table_id!r}")
+            raise refused(Refusal(RefusalCode.TABLE_NOT_FOUND, f"there is no table {table_id!r}"))
         if not mirror.ready.is_set():
-            raise ApiError(503, "table_starting", f"table {table_id!r} is starting: try again")
+            message = f"table {table_id!r} is starting: try again"
+            raise refused(Refusal(RefusalCode.TABLE_STARTING, message))
         return mirror
 
     async def start(self) -> None:
         """Open and migrate the database, register the tables, start the bet queue and the dealers."""
         cluster = self.config.cluster
         idle_ms = None if cluster is None else cluster.lease_ms
-        database = Database(self.config.database_url, idle_in_transaction_ms=idle_ms)
+        # A virtual clock (a test's server, alone) is the database's clock too: the bet path's
+        # ``db_now`` reads it, so a window closes when the test moves time past its deadline.
+        virtual = self.clock.now_ms if isinstance(self.clock, VirtualClock) else None
+        database = Database(self.config.database_url, idle_in_transaction_ms=idle_ms, clock=virtual)
         await asyncio.to_thread(database.ping)
         await asyncio.to_thread(upgrade, database)
         self._runner = StoreRunner(database)
-        self._tokens = TokenBook(
-            self._runner, self.policy_clock, idle_ms=self.config.session_idle_ms
-        )
+        self._tokens = TokenBook(self._runner, self.clock, idle_ms=self.config.session_idle_ms)
         self._bet_queue = BetQueue(
             self._runner,
-            self.rulesets,
             sessions=self._tokens,
             max_batch=self.config.max_batch,
             on_batch=self.metrics.batch_size.observe,
@@ -187,7 +194,7 @@ class Service:
             await self._join_cluster()
         self._collector = QuietCollector(
             self.nobody_betting,
-            self.clock,
+            SystemClock(),  # the machine's memory, not the game's time: never virtual
             clients=lambda: sum(len(mirror.clients) for mirror in self.tables.values()),
             on_pause=self.metrics.gc_pause.observe,
         )
@@ -205,40 +212,65 @@ class Service:
             self._tasks.append(asyncio.create_task(self._anchor.run(), name="audit-anchor"))
 
     def _dealer(self, settings: TableSettings, outlet: Outlet, seq: int = 0) -> Dealer:
-        """A dealer of the table, with a live table handing its broadcasts to ``outlet``."""
+        """A runtime of the table: its live table's events go to a feed handing its broadcasts
+        to ``outlet``, to the integrity monitor and to the metrics."""
         assert self._vault is not None
         mirror = self.tables[settings.table_id]
         ruleset = load_ruleset(settings.ruleset)
-        live = LiveTable(
-            settings, ruleset, self.clock, outlet=outlet, audience=mirror.audience, seq=seq
-        )
-        return Dealer(
-            live,
+        table = LiveTable(settings, ruleset)
+        feed = TableFeed(table, self.clock, outlet=outlet, audience=mirror.audience, seq=seq)
+        table.subscribers.add(self._count_round)
+        table.subscribers.add(self._watch_round)
+        pause = pause_observer()  # the crash tests' observer, when ``serve`` installed it
+        dealer = Dealer(
+            table,
             ruleset,
             self.runner,
             self.clock,
-            self.metrics,
             vault=self._vault,
             node_id=self.node_id or "",
-            integrity=self.integrity,
+            observers=() if pause is None else (pause,),
         )
+        self.feeds[settings.table_id] = feed
+        return dealer
+
+    def _count_round(self, event: LiveEvent) -> None:
+        if isinstance(event, RoundPaid):
+            self.metrics.rounds.labels(event.table_id, "settled").inc()
+        elif isinstance(event, RoundCancelled):
+            self.metrics.rounds.labels(event.table_id, "voided").inc()
+
+    def _watch_round(self, event: LiveEvent) -> None:
+        if isinstance(event, RoundPaid) and self.integrity is not None:
+            self.integrity.observe(
+                event.table_id,
+                event.ruleset,
+                round_id=event.row.id,
+                shoe_id=event.row.shoe_id,
+                coup=event.coup,
+                before=event.before,
+                players=event.players,
+            )
 
     async def _deal_alone(self) -> None:
         """Deal every table here, each broadcast straight to its mirror."""
         fanout = LocalFanout(self.tables)
         self._fanout = fanout
+        dealers = []
         for settings in self.config.tables:
             dealer = self._dealer(settings, fanout.publish)
-            self.tables[settings.table_id].on_audience = dealer.live.audience_changed
-            self.live[settings.table_id] = dealer.live
-            self.dealers[settings.table_id] = dealer
+            dealers.append(dealer)
+            self.tables[settings.table_id].on_audience = self.feeds[
+                settings.table_id
+            ].audience_changed
+            self.runtimes.attach(dealer)
             self._tasks.append(
                 asyncio.create_task(dealer.run(), name=f"dealer-{settings.table_id}")
             )
         # Serve once every table has restored its state and voided the rounds without cards, so
         # no request sees a stale round and no bet lands in a round about to be voided. A round
         # with stored cards is revealed and settled after: the players connected see it.
-        await asyncio.gather(*(dealer.ready.wait() for dealer in self.dealers.values()))
+        await asyncio.gather(*(dealer.ready.wait() for dealer in dealers))
 
     async def _join_cluster(self) -> None:
         """Read every table's state from Redis, keep presence, take this node's share."""
@@ -252,7 +284,7 @@ class Service:
             redis, cluster.prefix, self.tables, on_outbox=self.metrics.feed_outbox.set
         )
         self._fanout = fanout
-        presence = Presence(redis, cluster.prefix, cluster.node_id, self.tables)
+        presence = Presence(redis, cluster.prefix, cluster.node_id, self.tables, clock=self.clock)
         self.presence = presence
         for mirror in self.tables.values():
             mirror.whole_audience = partial(presence.total, mirror.id)
@@ -264,9 +296,12 @@ class Service:
             await presence.beat()
         except Exception as error:  # Redis away at start: the tasks below keep trying
             log.warning("redis unavailable at start (%s); retrying", error)
+        channel = RedisChannel(redis, cluster.prefix, cluster.node_id, self.runtimes)
+        self.commands = channel
         self._tasks.append(asyncio.create_task(fanout.run_reader(), name="feed-reader"))
         self._tasks.append(asyncio.create_task(fanout.run_writer(), name="feed-writer"))
         self._tasks.append(asyncio.create_task(presence.run(), name="presence"))
+        self._tasks.append(asyncio.create_task(channel.run(), name="commands"))
         keeper = LeaseKeeper(
             self.runner.database,
             cluster.node_id,
@@ -274,9 +309,13 @@ class Service:
             cluster.lease_ms,
             nodes_up=lambda: len(presence.nodes),
             start_dealer=self._deal_held,
-            metrics=self.metrics,
+            on_change=self._lease_changed,
         )
         self.lease_keeper = keeper
+
+    def _lease_changed(self, table_id: str, change: str, held: bool) -> None:
+        self.metrics.lease_changes.labels(table_id, change).inc()
+        self.metrics.leases.labels(table_id).set(1 if held else 0)
 
     def _deal_held(self, held: Held) -> asyncio.Task[None]:
         """Start dealing a table whose lease this node has just taken."""
@@ -296,31 +335,32 @@ class Service:
             fence(connection, held.table_id, held.epoch)
 
         dealer = self._dealer(settings, outlet, seq=mirror.seq)
+        feed = self.feeds[held.table_id]
         dealer.fence = guard
         held.dealer = dealer
-        self.live[held.table_id] = dealer.live
-        self.dealers[held.table_id] = dealer
+        self.runtimes.attach(dealer)
 
         async def deal() -> None:
             try:
                 latest = await fanout.latest(held.table_id)
-                if latest is not None and latest.seq > dealer.live.seq:
-                    dealer.live.seq = latest.seq
+                if latest is not None and latest.seq > feed.seq:
+                    feed.seq = latest.seq
             except Exception as error:  # Redis away: go on from this node's mirror
                 log.warning("cannot read the feed of %s (%s)", held.table_id, error)
             try:
                 await dealer.run()
             finally:
-                if self.dealers.get(held.table_id) is dealer:
-                    del self.dealers[held.table_id]
-                    del self.live[held.table_id]
+                if self.runtimes.dealers.get(held.table_id) is dealer:
+                    self.runtimes.detach(dealer)
+                    if self.feeds.get(held.table_id) is feed:
+                        del self.feeds[held.table_id]
 
         return asyncio.create_task(deal(), name=f"dealer-{held.table_id}")
 
     def _audience_total_changed(self, table_id: str) -> None:
-        live = self.live.get(table_id)
-        if live is not None:
-            live.audience_changed()
+        feed = self.feeds.get(table_id)
+        if feed is not None:
+            feed.audience_changed()
 
     async def _finish_undealt_tables(self) -> None:
         """Finish the rounds in play of tables this server does not deal (nobody watches them)."""
