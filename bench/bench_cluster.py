@@ -27,7 +27,12 @@ seconds.
    table event stamped after it that a WebSocket client on a surviving node receives. The
    killed node is started again (a new node id, as a restarted host would have) each time.
 
+With ``--baseline REF`` (or ``BENCH_BASELINE=REF``), the bets of each configuration are also
+measured on a git worktree of ``REF`` (its own sources on this environment), just before the
+current tree's, so that before and after are compared in one run on one machine.
+
 Usage: python bench/bench_cluster.py [--quick] [--parts bets,ws,failover] [--ws-clients 10000]
+       [--baseline REF]
 The last line printed is one JSON object of figures (``bench/run.py`` records it).
 """
 
@@ -52,7 +57,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, cast
@@ -1193,9 +1198,19 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
         print(f"({part}: {time.perf_counter() - began:.0f} s)", flush=True)
         began = time.perf_counter()
 
+    before: dict[str, dict[str, Any]] = {}
     try:
         if "bets" in parts:
             for label, count in configs:
+                if args.baseline_src is not None:
+                    os.environ["BENCH_SERVER_SRC"] = str(args.baseline_src)
+                    try:
+                        name = f"{label} ({args.baseline})"
+                        before[label] = await bench_bets(name, count, args, generator, workdir)
+                    except Exception as error:
+                        print(f"[{label}] baseline failed: {type(error).__name__}: {error}")
+                    finally:
+                        del os.environ["BENCH_SERVER_SRC"]
                 try:
                     bets[label] = await bench_bets(label, count, args, generator, workdir)
                 except Exception as error:
@@ -1220,7 +1235,20 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
             took("failover")
     finally:
         generator.close()
+    if before:
+        print(f"before: {args.baseline}", flush=True)
+        summary({f"{label} before": result for label, result in before.items()}, {}, args)
     summary(bets, fanout, args)
+    for label, result in before.items():
+        best, key = result["best"], f"cluster_bets_{keys[label]}_baseline"
+        figures[f"{key}_per_second"] = best["offered"] if best else 0
+        at_1000 = [step for step in result["steps"] if step["offered"] == 1000]
+        if at_1000:
+            figures[f"{key}_p99_at_1000_ms"] = round(at_1000[0]["p99_ms"], 1)
+    for label, result in bets.items():
+        at_1000 = [step for step in result["steps"] if step["offered"] == 1000]
+        if at_1000:
+            figures[f"cluster_bets_{keys[label]}_p99_at_1000_ms"] = round(at_1000[0]["p99_ms"], 1)
     for label, result in bets.items():
         best, key = result["best"], f"cluster_bets_{keys[label]}"
         figures[f"{key}_per_second"] = best["offered"] if best else 0
@@ -1246,6 +1274,26 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
         figures["cluster_failover_kills"] = len(failover["times"])
         figures["cluster_failover_fence_offs"] = failover["fence_offs"]
     return figures
+
+
+@contextlib.contextmanager
+def baseline_sources(ref: str | None, workdir: Path) -> Iterator[Path | None]:
+    """The ``src`` folder of a git worktree of ``ref`` (removed after), or ``None``."""
+    if ref is None:
+        yield None
+        return
+    root = Path(__file__).resolve().parents[1]
+    tree = workdir / "baseline"
+    subprocess.run(
+        ["git", "-C", str(root), "worktree", "add", "--detach", "--quiet", str(tree), ref],
+        check=True,
+    )
+    try:
+        yield tree / "src"
+    finally:
+        subprocess.run(
+            ["git", "-C", str(root), "worktree", "remove", "--force", str(tree)], check=False
+        )
 
 
 def all_accepted(steps: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -1326,6 +1374,11 @@ def main() -> int:
     parser.add_argument("--kills", type=int, default=10)
     parser.add_argument("--lease-ms", type=int, default=1000)
     parser.add_argument("--failover-betting", type=float, default=1.0)
+    parser.add_argument(
+        "--baseline",
+        default=os.environ.get("BENCH_BASELINE") or None,
+        help="a git ref whose bets are measured beside this tree's, in the same run",
+    )
     args = parser.parse_args()
     if args.quick:
         args.rates, args.step_seconds, args.players = "500,1000", 2.0, 200
@@ -1349,7 +1402,10 @@ def main() -> int:
         import uvloop
 
         uvloop.install()
-    with tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder:
+    with (
+        tempfile.TemporaryDirectory(prefix="bench-cluster-") as folder,
+        baseline_sources(args.baseline, Path(folder)) as args.baseline_src,
+    ):
         figures = asyncio.run(run(args, Path(folder), cluster))
     print(json.dumps(figures, sort_keys=True))
     return 0

@@ -118,6 +118,11 @@ class Server:
         command += [*extra_args, *os.environ.get("BENCH_SERVER_ARGS", "").split()]
         self.log = (workdir / f"server-{self.port}.log").open("wb")
         env = {**os.environ, "BACCARAT_METRICS_TOKEN": METRICS_TOKEN, **(extra_env or {})}
+        # A baseline: the same command run on another checkout's sources (bench_cluster
+        # --baseline), so before and after are measured in one run on one machine.
+        source = os.environ.get("BENCH_SERVER_SRC")
+        if source:
+            env["PYTHONPATH"] = source
         self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env)
 
     def cpu_seconds(self) -> float:

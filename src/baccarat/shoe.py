@@ -32,12 +32,15 @@ from baccarat.coup import Coup, deal_from
 
 __all__ = [
     "MAX_COUP_CARDS",
+    "CardCounts",
     "Composition",
     "LastCoupRule",
     "Shoe",
     "ShoeError",
     "ShoeProcedure",
     "burn_count",
+    "card_number",
+    "check_counts",
     "check_decks",
 ]
 
@@ -145,6 +148,76 @@ class Composition:
 
     def __str__(self) -> str:
         return " ".join(f"{rank.symbol}:{n}" for rank, n in zip(RANKS, self.counts, strict=True))
+
+
+def card_number(card: Card) -> int:
+    """The card's number 0-51 in ``baccarat-shoe-v1`` order (clubs A-K, diamonds, hearts, spades).
+
+    >>> card_number(Card.parse("Ac")), card_number(Card.parse("Td")), card_number(Card.parse("Ks"))
+    (0, 22, 51)
+    """
+    return card.suit.index * 13 + card.rank.index
+
+
+def check_counts(counts: tuple[int, ...], size: int, what: str) -> None:
+    """Raise ``ShoeError`` unless ``counts`` is ``size`` whole numbers, none negative."""
+    if len(counts) != size:
+        raise ShoeError(f"{what}, not {len(counts)}")
+    for n in counts:
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise ShoeError(f"counts must be whole numbers, not {n!r}")
+        if n < 0:
+            raise ShoeError(f"counts cannot be negative: {list(counts)}")
+
+
+@dataclass(frozen=True, slots=True)
+class CardCounts:
+    """How many of each of the 52 cards are left, in ``baccarat-shoe-v1`` order."""
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        check_counts(
+            self.counts, 52, "counts by card are 52 numbers (clubs A-K, diamonds, hearts, spades)"
+        )
+
+    @classmethod
+    def full(cls, decks: int = 8) -> CardCounts:
+        """A full shoe of ``decks`` decks."""
+        return cls((check_decks(decks),) * 52)
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> CardCounts:
+        """The counts of the given cards."""
+        counts = [0] * 52
+        for card in cards:
+            counts[card_number(card)] += 1
+        return cls(tuple(counts))
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts)
+
+    def count(self, card: Card) -> int:
+        return self.counts[card_number(card)]
+
+    def holds(self, card: Card) -> bool:
+        """Whether at least one ``card`` is left."""
+        return self.counts[card_number(card)] > 0
+
+    def by_rank(self) -> Composition:
+        """The counts by rank (A first), forgetting suits."""
+        return Composition(tuple(sum(self.counts[s * 13 + r] for s in range(4)) for r in range(13)))
+
+    def without(self, cards: Iterable[Card]) -> CardCounts:
+        """These counts with the given cards taken out; ``ShoeError`` if one is not there."""
+        counts = list(self.counts)
+        for card in cards:
+            number = card_number(card)
+            if counts[number] == 0:
+                raise ShoeError(f"no {card.code} left to remove")
+            counts[number] -= 1
+        return CardCounts(tuple(counts))
 
 
 class Shoe:

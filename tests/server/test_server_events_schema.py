@@ -28,9 +28,9 @@ from baccarat.cards import Card
 from baccarat.live import dealer as dealer_module
 from baccarat.server import Settings, create_app, tables_from
 from baccarat.server.events import MESSAGES, AnyMessage, schema_text
+from baccarat.shoe import CardCounts
 from baccarat.store import rounds as rounds_store
 from baccarat.store.rounds import RoundChange
-from baccarat.table import CardTally
 
 ROOT = Path(__file__).resolve().parents[2]
 DAY_MS = 24 * 3_600_000
@@ -117,7 +117,7 @@ def test_every_message_a_served_table_sends_is_one_the_schema_describes(
     doomed: list[int] = []  # the standard round whose dealer fails before the deal
 
     def failing_once(
-        c: Connection, *, round_id: int, cards: Sequence[tuple[Card, CardTally | None]]
+        c: Connection, *, round_id: int, cards: Sequence[tuple[Card, CardCounts | None]]
     ) -> RoundChange | None:
         if round_id in doomed:
             doomed.remove(round_id)

@@ -23,9 +23,8 @@ from baccarat.fair import FairShoe
 from baccarat.record import WagerEntry, build_record
 from baccarat.rulesets import load_ruleset
 from baccarat.settle import settle
-from baccarat.shoe import Shoe, ShoeError
+from baccarat.shoe import CardCounts, Shoe, ShoeError
 from baccarat.table import (
-    CardTally,
     FairShoeSource,
     Phase,
     PushedSource,
@@ -139,7 +138,7 @@ def test_a_whole_shoe_drawn_card_by_card_ends_where_dealing_it_ends(
         assert not source.finished
         assert drawn_from(source)[0].coup == coup
     assert source.finished and source.given == reference.order[: reference.position]
-    assert source.left == CardTally.of(reference.order[reference.position :])
+    assert source.left == CardCounts.of(reference.order[reference.position :])
 
 
 def record_hash(vector: dict[str, Any], name: str) -> tuple[int, str]:
@@ -225,7 +224,7 @@ def test_the_fair_shoes_records_are_byte_identical(shoe: str, ruleset: str) -> N
 def test_a_card_that_cannot_be_next_is_refused_and_nothing_changes() -> None:
     coup_cards = parse_cards("4h 3c 2d 2s 7h")
     r = closed()
-    left = CardTally.after(1, parse_cards("Ah"))
+    left = CardCounts.full(1).without(parse_cards("Ah"))
     with pytest.raises(TransitionError, match="holds no more Ah"):
         r.draw(Card.parse("Ah"), 20, left=left)
     assert not r.can_draw(Card.parse("Ah"), left) and r.can_draw(Card.parse("As"), left)

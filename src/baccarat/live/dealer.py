@@ -36,7 +36,6 @@ from typing import Any, TypeVar
 
 from sqlalchemy import Connection
 
-from baccarat.analysis.exact.counts import CardCounts
 from baccarat.cards import Card
 from baccarat.coup import due_slot
 from baccarat.fair import commitment, new_server_seed
@@ -65,6 +64,7 @@ from baccarat.live.table import LiveTable, finished_round
 from baccarat.refusals import RefusalCode
 from baccarat.roads import Scoreboard
 from baccarat.rulesets import RuleSet, parse_ruleset
+from baccarat.shoe import CardCounts
 from baccarat.store.bet_reads import round_has_bets, round_stakes
 from baccarat.store.clock import db_now
 from baccarat.store.leases import FencedError
@@ -96,7 +96,6 @@ from baccarat.store.table_controls import get_control, take_pending
 from baccarat.table import (
     RESTART_VOID_REASON,
     CardSource,
-    CardTally,
     FairShoeSource,
     Phase,
     TransitionError,
@@ -495,7 +494,7 @@ class Dealer:
         # What the shoe held before this coup: the integrity monitor prices each side bet on
         # it (the source's own tally, never its future).
         source = await self._open_source()
-        before = CardCounts(source.left.counts)
+        before = source.left
         dealt = await self._draw(closed.row)
         if dealt is None:
             await self._after_round()
@@ -513,7 +512,7 @@ class Dealer:
         source = await self._open_source()
         drawn = list(row.state.drawn)
         while due_slot(drawn) is not None:
-            cards: list[tuple[Card, CardTally]] = []
+            cards: list[tuple[Card, CardCounts]] = []
             while due_slot([*drawn, *(card for card, _ in cards)]) is not None:
                 left = source.left
                 card = source.take()

@@ -22,11 +22,11 @@ from sqlalchemy import Connection, func, select, text, update
 
 from baccarat.cards import Card, parse_cards
 from baccarat.coup import due_slot
+from baccarat.shoe import CardCounts
 from baccarat.store.clock import db_now
 from baccarat.store.schema import rounds
 from baccarat.table import ACTIONS, Phase, Round, RoundEvent
 from baccarat.table.reveal import RoundFace, round_face
-from baccarat.table.tally import CardTally
 
 __all__ = [
     "RoundChange",
@@ -240,7 +240,7 @@ def store_cards(
 
 
 def store_draws(
-    connection: Connection, *, round_id: int, cards: Sequence[tuple[Card, CardTally | None]]
+    connection: Connection, *, round_id: int, cards: Sequence[tuple[Card, CardCounts | None]]
 ) -> RoundChange | None:
     """Add ``cards`` to the round's coup in one transaction, each checked by the round with
     what the shoe held before it (``None``: not known); stored before anyone may see them.

@@ -40,7 +40,6 @@ from baccarat.table.reveal import HandName, RevealedCard, reveal_order, turn_ord
 from baccarat.table.round import ACTIONS, Phase, Round, Slot, Transition, TransitionError
 from baccarat.table.settings import Dealing, TableSettings
 from baccarat.table.sources import CardSource, FairShoeSource, PushedSource
-from baccarat.table.tally import CardTally
 
 __all__ = [
     "ACTIONS",
@@ -53,7 +52,6 @@ __all__ = [
     "BetsClosed",
     "CardSource",
     "CardSqueezed",
-    "CardTally",
     "CardTurned",
     "Dealing",
     "FairShoeSource",

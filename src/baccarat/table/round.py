@@ -51,6 +51,7 @@ from typing import NamedTuple
 
 from baccarat.cards import Card
 from baccarat.coup import Coup, Slot, deal, due_slot
+from baccarat.shoe import CardCounts
 from baccarat.table.events import (
     BetsClosed,
     CardSqueezed,
@@ -62,7 +63,6 @@ from baccarat.table.events import (
     RoundVoided,
 )
 from baccarat.table.reveal import RevealedCard, reveal_bits, reveal_order
-from baccarat.table.tally import CardTally
 
 __all__ = ["ACTIONS", "Phase", "Round", "Slot", "Transition", "TransitionError"]
 
@@ -173,7 +173,7 @@ class Round:
             return None
         return due_slot(self.drawn)
 
-    def refuse_draw(self, card: Card, left: CardTally | None = None) -> str | None:
+    def refuse_draw(self, card: Card, left: CardCounts | None = None) -> str | None:
         """Why ``card`` cannot be the next card (``None``: it can). ``left`` is what the shoe
         held before this card, by its source's record; a card it holds none of is refused."""
         if not self.allows("draw"):
@@ -185,11 +185,11 @@ class Round:
             return f"the shoe holds no more {card.code}"
         return None
 
-    def can_draw(self, card: Card, left: CardTally | None = None) -> bool:
+    def can_draw(self, card: Card, left: CardCounts | None = None) -> bool:
         """Whether ``card`` may be the next card of this round (``refuse_draw`` says why not)."""
         return self.refuse_draw(card, left) is None
 
-    def draw(self, card: Card, now: int, *, left: CardTally | None = None) -> Transition:
+    def draw(self, card: Card, now: int, *, left: CardCounts | None = None) -> Transition:
         """Take the next card. The card that completes the coup deals the round. Nobody is
         told: the cards leave the table only as they are turned."""
         reason = self.refuse_draw(card, left)

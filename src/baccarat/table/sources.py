@@ -36,8 +36,7 @@ from typing import Protocol
 
 from baccarat.cards import Card
 from baccarat.coup import due_slot
-from baccarat.shoe import Shoe, ShoeError
-from baccarat.table.tally import CardTally
+from baccarat.shoe import CardCounts, Shoe, ShoeError
 
 __all__ = ["CardSource", "FairShoeSource", "PushedSource"]
 
@@ -46,7 +45,7 @@ class CardSource(Protocol):
     """What a table's runtime asks of a source of cards."""
 
     @property
-    def left(self) -> CardTally:
+    def left(self) -> CardCounts:
         """What the shoe still holds, by the source's record of what it has given out."""
         ...
 
@@ -71,7 +70,7 @@ class FairShoeSource:
     def __init__(self, shoe: Shoe) -> None:
         self._shoe = shoe
         self._given = list(shoe.order[: shoe.position])
-        self._left = CardTally.of(shoe.order).without_all(self._given)
+        self._left = CardCounts.of(shoe.order).without(self._given)
 
     @classmethod
     def resume(cls, shoe: Shoe, coups: Sequence[Sequence[Card]]) -> FairShoeSource:
@@ -106,7 +105,7 @@ class FairShoeSource:
         return source
 
     @property
-    def left(self) -> CardTally:
+    def left(self) -> CardCounts:
         return self._left
 
     @property
@@ -129,7 +128,7 @@ class FairShoeSource:
     def take(self) -> Card:
         card = self._shoe.draw()
         self._given.append(card)
-        self._left = self._left.without(card)
+        self._left = self._left.without([card])
         return card
 
     def coup_done(self) -> None:
@@ -158,12 +157,12 @@ class PushedSource:
     """
 
     def __init__(self, decks: int, given: Sequence[Card] = ()) -> None:
-        self._left = CardTally.after(decks, given)
+        self._left = CardCounts.full(decks).without(given)
         self._waiting: list[Card] = []
         self._finished = False
 
     @property
-    def left(self) -> CardTally:
+    def left(self) -> CardCounts:
         return self._left
 
     @property
@@ -178,7 +177,7 @@ class PushedSource:
         if not self._waiting:
             return None
         card = self._waiting.pop(0)
-        self._left = self._left.without(card) if self._left.holds(card) else self._left
+        self._left = self._left.without([card]) if self._left.holds(card) else self._left
         return card
 
     def coup_done(self) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from baccarat.cards import Card, Rank
-from baccarat.shoe import Composition, ShoeError, check_decks
+from baccarat.shoe import CardCounts, Composition, ShoeError, card_number, check_counts, check_decks
 
 __all__ = [
     "MIN_CARDS",
@@ -46,71 +46,6 @@ MIN_CARDS = 6
 Detail: TypeAlias = Literal["cards", "ranks", "values"]
 
 
-def card_number(card: Card) -> int:
-    """The card's number 0-51 in ``baccarat-shoe-v1`` order (clubs A-K, diamonds, hearts, spades).
-
-    >>> card_number(Card.parse("Ac")), card_number(Card.parse("Td")), card_number(Card.parse("Ks"))
-    (0, 22, 51)
-    """
-    return card.suit.index * 13 + card.rank.index
-
-
-def _check(counts: tuple[int, ...], size: int, what: str) -> None:
-    if len(counts) != size:
-        raise ShoeError(f"{what}, not {len(counts)}")
-    for n in counts:
-        if isinstance(n, bool) or not isinstance(n, int):
-            raise ShoeError(f"counts must be whole numbers, not {n!r}")
-        if n < 0:
-            raise ShoeError(f"counts cannot be negative: {list(counts)}")
-
-
-@dataclass(frozen=True, slots=True)
-class CardCounts:
-    """How many of each of the 52 cards are left, in ``baccarat-shoe-v1`` order."""
-
-    counts: tuple[int, ...]
-
-    def __post_init__(self) -> None:
-        _check(
-            self.counts, 52, "counts by card are 52 numbers (clubs A-K, diamonds, hearts, spades)"
-        )
-
-    @classmethod
-    def full(cls, decks: int = 8) -> CardCounts:
-        """A full shoe of ``decks`` decks."""
-        return cls((check_decks(decks),) * 52)
-
-    @classmethod
-    def of(cls, cards: Iterable[Card]) -> CardCounts:
-        """The counts of the given cards."""
-        counts = [0] * 52
-        for card in cards:
-            counts[card_number(card)] += 1
-        return cls(tuple(counts))
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts)
-
-    def count(self, card: Card) -> int:
-        return self.counts[card_number(card)]
-
-    def by_rank(self) -> Composition:
-        """The counts by rank (A first), forgetting suits."""
-        return Composition(tuple(sum(self.counts[s * 13 + r] for s in range(4)) for r in range(13)))
-
-    def without(self, cards: Iterable[Card]) -> CardCounts:
-        """These counts with the given cards taken out; ``ShoeError`` if one is not there."""
-        counts = list(self.counts)
-        for card in cards:
-            number = card_number(card)
-            if counts[number] == 0:
-                raise ShoeError(f"no {card.code} left to remove")
-            counts[number] -= 1
-        return CardCounts(tuple(counts))
-
-
 @dataclass(frozen=True, slots=True)
 class ValueCounts:
     """How many cards of each baccarat value are left: tens and faces first, then 1 to 9."""
@@ -118,7 +53,7 @@ class ValueCounts:
     counts: tuple[int, ...]
 
     def __post_init__(self) -> None:
-        _check(self.counts, 10, "counts by value are 10 numbers (tens first, then 1 to 9)")
+        check_counts(self.counts, 10, "counts by value are 10 numbers (tens first, then 1 to 9)")
 
     @classmethod
     def full(cls, decks: int = 8) -> ValueCounts:
