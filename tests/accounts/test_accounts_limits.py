@@ -1,6 +1,6 @@
 """Limits, breaks, the session time limit and reality checks, enforced by the live service.
 
-The policy clock is moved by the test (a day in one call); the dealers keep real time.
+The server's clock is moved by the test (a day in one call); the dealers' waits stay real.
 """
 
 from __future__ import annotations

@@ -242,7 +242,10 @@ def _row_counts(db_url: str) -> dict[str, int]:
 @pytest.fixture(scope="module")
 def server(module_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder: Path = tmp_path_factory.mktemp("bad-input")
-    process = ServerProcess(module_db_url, folder, tables="standard", betting_seconds=30.0)
+    # On a virtual clock: the battery's round stays open however long the machine takes.
+    process = ServerProcess(
+        module_db_url, folder, tables="standard", betting_seconds=30.0, virtual_clock=True
+    )
     process.start()
     yield process
     process.stop()

@@ -130,6 +130,8 @@ def test_serve_help_lists_each_setting_once_with_its_default_and_bounds() -> Non
         assert field.description is not None and field.description in line
         if field.default is True:
             assert line.endswith("[default: on]")
+        elif field.default is False:
+            assert line.endswith("[default: off]")
         elif field.default not in (None, ()):
             assert line.endswith(f"[default: {field.default}]"), line
         else:

@@ -21,6 +21,7 @@ import websockets
 from server_support import QUICK_TABLE, ledger_report, new_player
 from serving import BIN, ServerProcess, wait_until
 
+from baccarat.fair import table_client_seed
 from baccarat.verify import verify_record
 
 CARD = re.compile(r"^[A2-9TJQK][cdhs]$")
@@ -157,7 +158,8 @@ def test_a_shoe_through_the_server(
 def test_an_open_shoe_keeps_its_seed(
     db_url: str, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
-    server = ServerProcess(db_url, tmp_path, betting_seconds=5.0)
+    # On a virtual clock: the first window closes when the test says, however slow the machine.
+    server = ServerProcess(db_url, tmp_path, betting_seconds=5.0, virtual_clock=True)
     servers.append(server)
     server.start()
     with server.client() as client:
@@ -170,10 +172,15 @@ def test_an_open_shoe_keeps_its_seed(
         shoe = client.get(f"/api/shoes/{table['shoe']['id']}").json()
         assert shoe["status"] == "open" and shoe["commitment"] == table["shoe"]["commitment"]
         assert shoe["server_seed"] is None and shoe["record"] is None
-        _, token = new_player(client)
+        player_id, token = new_player(client)
     # A player's seed is taken until the shoe's first betting window closes.
     with server.client(token) as client:
         sent = client.post(f"/api/shoes/{shoe['id']}/seed", json={"seed": "my-lucky-seed"})
         assert sent.status_code == 200, sent.text
         refused = client.post(f"/api/shoes/{shoe['id']}/seed", json={"seed": "bad seed|x"})
         assert refused.status_code == 422
+        server.close_bets()  # the shoe's first window closes: its client seed is fixed
+        late = client.post(f"/api/shoes/{shoe['id']}/seed", json={"seed": "too-late"})
+        assert late.json()["error"]["code"] == "client_seed_fixed", late.text
+        fixed = client.get(f"/api/shoes/{shoe['id']}").json()["client_seed"]
+        assert fixed == table_client_seed(shoe["id"], {player_id: "my-lucky-seed"})

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from playwright.sync_api import Page, WebSocketRoute
-from web_support import LONG_WINDOW_LEFT_S, Opener, Served, TablePage
+from web_support import Opener, Served, TablePage
 
 pytest_plugins = ("web_support",)
 
@@ -45,10 +45,8 @@ def focus_ring(page: Page) -> str:
     return ring
 
 
-def test_keyboard_alone_from_the_lobby_to_a_bet(
-    open_page: Opener, long_window_server: Served
-) -> None:
-    page, console = open_page(f"{long_window_server.url}/")
+def test_keyboard_alone_from_the_lobby_to_a_bet(open_page: Opener, virtual_server: Served) -> None:
+    page, console = open_page(f"{virtual_server.url}/")
     table = TablePage(page)
     page.wait_for_selector(".lobby-card")
     tab_to(page, "#join")
@@ -60,8 +58,13 @@ def test_keyboard_alone_from_the_lobby_to_a_bet(
     page.wait_for_selector(".bets .spot")
 
     # Tabbing from the chips to the spots and to undo takes many key presses, seconds on a
-    # loaded machine: the round must have most of a long window left.
-    table.wait_open(at_least=LONG_WINDOW_LEFT_S)
+    # loaded machine: on the virtual clock the window stays open however long they take.
+    round_id = virtual_server.open_round("standard")["round"]["id"]
+    page.wait_for_function(
+        "id => Number(document.querySelector('.stage__round').dataset.round) === id"
+        " && document.querySelector('.stage__phase').dataset.phase === 'open'",
+        arg=round_id,
+    )
     tab_to(page, ".chip-rack input:checked")
     page.keyboard.press("ArrowRight")  # from $1 to $5
     assert page.evaluate("document.activeElement.value") == "500"
@@ -75,6 +78,7 @@ def test_keyboard_alone_from_the_lobby_to_a_bet(
     tab_to(page, '[data-action="undo"]')
     page.keyboard.press("Enter")
     table.wait_stakes({"player": 500})
+    assert table.round_id() == round_id
     assert console.unexpected() == []
 
 

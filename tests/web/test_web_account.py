@@ -1,18 +1,15 @@
 """The account side of the page in a real browser: log in and out, limits, reality checks,
 history and the rules page.
 
-The server runs in this process (uvicorn in a thread) so the test can move the clock of
-accounts and responsible gaming forward, as five minutes of play would, without moving the
-dealer's clock: a reality check then falls due at once.
+The server runs on a virtual clock, the one clock of its tables, sessions and responsible
+gaming: a test moves it forward as five minutes of play (a reality check then falls due at
+once) or a day would, and plays its rounds by moving it to their close and their result.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import threading
-import time
 import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -21,68 +18,39 @@ from typing import Any
 
 import httpx
 import pytest
-import uvicorn
 from playwright.sync_api import Page
-from serving import free_port
-from web_support import DESKTOP, PHONE, SCREENSHOTS, Opener, TablePage, money, no_sideways_scroll
-
-from baccarat.server import ServerConfig, create_app, default_static_dir, tables_from
+from serving import ServerProcess
+from web_support import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    VIRTUAL_WINDOW_S,
+    Opener,
+    Served,
+    TablePage,
+    drive_to_open,
+    drive_to_result,
+    money,
+    no_sideways_scroll,
+)
 
 pytest_plugins = ("web_support",)
 
 PASSWORD = "a long enough passphrase 42"
 
 
-class ShiftedClock:
-    """The wall clock plus an offset the test moves forward."""
-
-    def __init__(self) -> None:
-        self.offset_ms = 0
-
-    def now_ms(self) -> int:
-        return time.time_ns() // 1_000_000 + self.offset_ms
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
-
-
-class InProcess:
-    def __init__(self, folder: Path) -> None:
-        self.clock = ShiftedClock()
-        tables = tables_from(["standard"], betting_ms=3000, reveal_ms=100, result_ms=700)
-        config = ServerConfig(
-            f"sqlite:///{folder / 'account.db'}", tables, static_dir=default_static_dir()
-        )
-        self.port = free_port()
-        app = create_app(config, policy_clock=self.clock)
-        self.server = uvicorn.Server(
-            uvicorn.Config(app, port=self.port, log_level="warning", lifespan="on")
-        )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-        self.thread.start()
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.1)
-        raise AssertionError("the in-process server did not start")
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        self.server.should_exit = True
-        self.thread.join(timeout=15)
-
-
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[InProcess]:
-    server = InProcess(tmp_path_factory.mktemp("web-account"))
-    yield server
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    folder = tmp_path_factory.mktemp("web-account")
+    server = ServerProcess(
+        f"sqlite:///{folder / 'account.db'}",
+        folder,
+        betting_seconds=VIRTUAL_WINDOW_S,
+        reveal_ms=100,
+        result_ms=700,
+        virtual_clock=True,
+    )
+    yield server.start()
     server.stop()
 
 
@@ -108,29 +76,17 @@ def token(page: Page) -> str:
     return value
 
 
-def api(page: Page, served: InProcess) -> httpx.Client:
+def api(page: Page, served: Served) -> httpx.Client:
     return httpx.Client(
         base_url=served.url, headers={"Authorization": f"Bearer {token(page)}"}, timeout=10
     )
 
 
-def deposit(page: Page, served: InProcess, dollars: int) -> None:
+def deposit(page: Page, served: Served, dollars: int) -> None:
     page.goto(f"{served.url}/#/account")
     page.fill("#deposit-amount", str(dollars))
     page.click("#deposit-submit")
     TablePage(page).wait_balance(dollars * 100)
-
-
-def open_round_id(client: httpx.Client) -> int:
-    """A round of the standard table open for bets for at least another second."""
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        data = client.get("/api/tables/standard").json()
-        state = data["round"]
-        if state and state["phase"] == "open" and state["closes_at_ms"] - data["now"] > 1000:
-            return int(state["id"])
-        time.sleep(0.05)
-    raise AssertionError("no open round")
 
 
 def set_limit(page: Page, key: str, dollars: str) -> str:
@@ -140,7 +96,7 @@ def set_limit(page: Page, key: str, dollars: str) -> str:
     return page.inner_text("#limits-message")
 
 
-def test_login_logout_and_the_previous_login_time(open_page: Opener, served: InProcess) -> None:
+def test_login_logout_and_the_previous_login_time(open_page: Opener, served: Served) -> None:
     page, console = open_page(f"{served.url}/")
     name = register(page)
     with api(page, served) as client:
@@ -178,7 +134,7 @@ def test_login_logout_and_the_previous_login_time(open_page: Opener, served: InP
 
 
 def test_a_loss_limit_set_in_the_page_refuses_the_bet_past_it(
-    open_page: Opener, served: InProcess
+    open_page: Opener, served: Served
 ) -> None:
     page, console = open_page(f"{served.url}/")
     table = TablePage(page)
@@ -191,10 +147,11 @@ def test_a_loss_limit_set_in_the_page_refuses_the_bet_past_it(
         assert page.inner_text("[data-row='loss-24h'] [data-col='limit']") == "$15.00"
         page.goto(f"{served.url}/#/tables/standard")
         page.wait_for_selector(".bets .spot")
-        table.wait_open(at_least=2)
+        round_id = drive_to_open(table, served)
         table.chip(1000)
         table.bet("tie")
         table.wait_stakes({"tie": 1000})
+        drive_to_result(served, round_id)
         table.wait_result()
         page.wait_for_function(
             "/You (win|lose)/.test(document.querySelector('.stage').textContent)"
@@ -202,7 +159,7 @@ def test_a_loss_limit_set_in_the_page_refuses_the_bet_past_it(
         if "You win" in page.inner_text(".stage"):
             page.click("#logout")
             continue
-        table.wait_next_open(at_least=2)
+        drive_to_open(table, served)
         table.clear_message()
         table.bet("tie")
         refusals += 1
@@ -218,7 +175,7 @@ def test_a_loss_limit_set_in_the_page_refuses_the_bet_past_it(
 
 
 def test_reality_check_blocks_bets_until_acknowledged_and_history_matches(
-    open_page: Opener, served: InProcess
+    open_page: Opener, served: Served
 ) -> None:
     page, console = open_page(f"{served.url}/")
     table = TablePage(page)
@@ -231,13 +188,13 @@ def test_reality_check_blocks_bets_until_acknowledged_and_history_matches(
     page.goto(f"{served.url}/#/tables/standard")
     page.wait_for_selector(".bets .spot")
 
-    served.clock.offset_ms += 301_000  # five minutes of play go by
+    served.advance(301_000)  # five minutes of play go by
     page.wait_for_selector("#reality-dialog[open]")
     assert page.inner_text("#reality-dialog [data-fact='net'] dd") == "$0.00"
     played = page.inner_text("#reality-dialog [data-fact='played'] dd")
     assert played.startswith("5:0"), played
     with api(page, served) as client:
-        round_id = open_round_id(client)
+        round_id = served.open_round()["round"]["id"]
         refused = client.post(
             "/api/tables/standard/bets",
             json={"round_id": round_id, "bets": {"player": 100}},
@@ -252,8 +209,11 @@ def test_reality_check_blocks_bets_until_acknowledged_and_history_matches(
     page.click("#reality-continue")
     page.wait_for_selector("#reality-dialog:not([open])", state="attached")
 
-    # A starved machine may close a 3 s window before the click lands: the helper retries.
-    assert table.bet_in_one_window([("player", 1000)], at_least=2) == {"player": 1000}
+    round_id = drive_to_open(table, served)
+    table.chip(1000)
+    table.bet("player")
+    table.wait_stakes({"player": 1000})
+    drive_to_result(served, round_id)
     table.wait_result()
     page.wait_for_function(
         "/You (win|lose|break)|Your stakes/.test(document.querySelector('.stage').textContent)"
@@ -288,7 +248,7 @@ def test_reality_check_blocks_bets_until_acknowledged_and_history_matches(
     assert console.unexpected() == []
 
 
-def test_rules_page_shows_every_bet_with_its_edge(open_page: Opener, served: InProcess) -> None:
+def test_rules_page_shows_every_bet_with_its_edge(open_page: Opener, served: Served) -> None:
     page, console = open_page(f"{served.url}/#/rules/ez")
     page.wait_for_selector(".rules-bet")
     data: dict[str, Any] = httpx.get(f"{served.url}/api/rules/ez", timeout=30).json()
@@ -325,7 +285,7 @@ _UNNAMED = """root => [...root.querySelectorAll('button, input, select, a[href]'
 
 
 def test_new_controls_are_named_and_work_from_the_keyboard(
-    open_page: Opener, served: InProcess
+    open_page: Opener, served: Served
 ) -> None:
     page, console = open_page(f"{served.url}/")
     page.wait_for_selector(".lobby-card")
@@ -384,7 +344,7 @@ def test_new_controls_are_named_and_work_from_the_keyboard(
 
 
 def test_a_time_out_taken_in_the_page_logs_out_and_refuses_the_next_login(
-    open_page: Opener, served: InProcess
+    open_page: Opener, served: Served
 ) -> None:
     page, console = open_page(f"{served.url}/")
     name = register(page)
@@ -403,7 +363,7 @@ def test_a_time_out_taken_in_the_page_logs_out_and_refuses_the_next_login(
     # The break the server keeps ends where the page said, three days (and a little) from now.
     ends = page.inner_text("#notice").removeprefix("Your time-out has started. It ends at ")
     until = datetime.strptime(ends, "%Y-%m-%d %H:%M:%S UTC.").replace(tzinfo=UTC)
-    now = datetime.fromtimestamp(served.clock.now_ms() / 1000, tz=UTC)
+    now = datetime.fromtimestamp(served.clock()["now_ms"] / 1000, tz=UTC)
     assert timedelta(days=3) - timedelta(minutes=1) < until - now <= timedelta(days=3)
     # Logging in during it is refused in words.
     page.click("#login")
@@ -421,7 +381,7 @@ def test_a_time_out_taken_in_the_page_logs_out_and_refuses_the_next_login(
 
 
 def test_a_raised_limit_waits_24_hours_for_its_confirmation(
-    open_page: Opener, served: InProcess
+    open_page: Opener, served: Served
 ) -> None:
     page, console = open_page(f"{served.url}/")
     name = register(page)
@@ -444,35 +404,32 @@ def test_a_raised_limit_waits_24_hours_for_its_confirmation(
     page.wait_for_function("document.querySelector('#limits-message').textContent")
     assert "24 hours" in page.inner_text("#limits-message")
     assert page.inner_text("[data-row='wager-24h'] [data-col='limit']") == "$20.00"
-    served.clock.offset_ms += 24 * 3_600_000 + 1_000
-    try:
-        # A day later the login has expired (12 hours): log in again, then confirm.
-        page.reload()
-        page.wait_for_selector("#login:not([hidden])")
-        page.click("#login")
-        page.fill("#login-username", name)
-        page.fill("#login-password", PASSWORD)
-        page.click("#login-submit")
-        page.wait_for_selector("[data-pending='wager-24h']")
-        ready = page.locator("[data-pending='wager-24h'] .btn--gold")
-        page.wait_for_function(
-            "document.querySelector(\"[data-pending='wager-24h'] .btn--gold\")"
-            "?.getAttribute('aria-disabled') === 'false'"
-        )
-        ready.click()
-        page.wait_for_function(
-            "document.querySelector(\"[data-row='wager-24h'] [data-col='limit']\").textContent"
-            " === '$30.00'"
-        )
-        assert page.query_selector("[data-pending='wager-24h']") is None
-    finally:
-        served.clock.offset_ms -= 24 * 3_600_000 + 1_000
+    served.advance(24 * 3_600_000 + 1_000)
+    # A day later the login has expired (12 hours): log in again, then confirm.
+    page.reload()
+    page.wait_for_selector("#login:not([hidden])")
+    page.click("#login")
+    page.fill("#login-username", name)
+    page.fill("#login-password", PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_selector("[data-pending='wager-24h']")
+    ready = page.locator("[data-pending='wager-24h'] .btn--gold")
+    page.wait_for_function(
+        "document.querySelector(\"[data-pending='wager-24h'] .btn--gold\")"
+        "?.getAttribute('aria-disabled') === 'false'"
+    )
+    ready.click()
+    page.wait_for_function(
+        "document.querySelector(\"[data-row='wager-24h'] [data-col='limit']\").textContent"
+        " === '$30.00'"
+    )
+    assert page.query_selector("[data-pending='wager-24h']") is None
     # The expired token is refused (401) by the few requests the reload makes before the page
     # learns it has expired; then the page stops using it.
     assert console.unexpected(s422=1, s401=8) == []
 
 
-def test_account_and_rules_screenshots(open_page: Opener, served: InProcess) -> None:
+def test_account_and_rules_screenshots(open_page: Opener, served: Served) -> None:
     """``docs/screenshots/account-*.png`` and ``rules-desktop.png``; nothing wider than the screen."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     calm = {"reduced_motion": "reduce"}

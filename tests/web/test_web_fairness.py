@@ -12,14 +12,15 @@ import subprocess
 from pathlib import Path
 
 from serving import BIN
-from web_support import Opener, Served, TablePage
+from web_support import Opener, Served, TablePage, drive_to_open, drive_to_result
 
 pytest_plugins = ("web_support",)
 
 
 def test_face_down_deal_and_the_shoe_reveal(
-    open_page: Opener, quick_server: Served, tmp_path: Path
+    open_page: Opener, virtual_quick_server: Served, tmp_path: Path
 ) -> None:
+    quick_server = virtual_quick_server  # on a virtual clock: the test moves time itself
     page, console = open_page(f"{quick_server.url}/")
     page.wait_for_selector('.lobby-card[data-table="quick"] .badge--down')
     assert page.inner_text('.lobby-card[data-table="quick"] .badge') == "FACE DOWN"
@@ -34,12 +35,13 @@ def test_face_down_deal_and_the_shoe_reveal(
     assert shown in {shoe["commitment"]}, "the panel shows the current shoe's commitment"
     commitments = {shoe["id"]: shoe["commitment"]}
 
-    table.wait_open(at_least=1)
+    round_id = drive_to_open(table, quick_server, "quick", later=False)
     table.chip(100)
     table.bet("player")
     table.wait_stakes({"player": 100})
 
     # Betting closes: four backs lie on the table, none of them knows its card.
+    quick_server.close_bets("quick")
     page.wait_for_function(
         "document.querySelectorAll('.hand .card:not(.card--revealed)').length === 4"
     )
@@ -49,12 +51,20 @@ def test_face_down_deal_and_the_shoe_reveal(
         )
         == 0
     )
+    drive_to_result(quick_server, round_id, "quick")
     table.wait_result()
     assert page.eval_on_selector_all(".hand .card:not(.card--revealed)", "els => els.length") == 0
 
     # The shoe ends within a few coups; its seed appears with the record and the command.
-    page.wait_for_selector(".fair__revealed h3", timeout=60_000)
-    # Read the panel in one go: a one-deck shoe may end again while the test is reading it.
+    in_play = quick_server.get("/api/tables/quick")["shoe"]["id"]
+    quick_server.advance_until(
+        lambda: (quick_server.get("/api/tables/quick")["previous_shoe"] or {}).get("id") == in_play,
+        "the shoe in play to end",
+    )
+    page.wait_for_function(
+        "id => document.querySelector('.fair__revealed h3')?.innerText.includes(id)",
+        arg=in_play,
+    )
     heading, seed, link = page.evaluate(
         """() => [
             document.querySelector('.fair__revealed h3').innerText,

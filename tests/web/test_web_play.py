@@ -1,6 +1,8 @@
 """A guest at the standard table, in a real browser against a real ``baccarat serve``.
 
-The tests of this module share one seated guest and run in order, one round or two each:
+The seated guest's server runs on a virtual clock: each test moves time itself (to the next
+round, to its result), so no window closes and no result goes by while a loaded machine is
+slow. The tests of this module share one seated guest and run in order, one round or two each:
 bets and the settled balance (recomputed with ``baccarat.settle`` from the cards the page shows),
 undo / clear / rebet / double, a reload in the middle of a round, then the refusals (limit,
 balance, betting closed), which spend most of the guest's money and so come last.
@@ -15,12 +17,13 @@ import pytest
 from playwright.sync_api import Browser, Request
 from web_support import (
     DESKTOP,
-    LONG_WINDOW_LEFT_S,
     WAIT_MS,
     Console,
     Opener,
     Served,
     TablePage,
+    drive_to_open,
+    drive_to_result,
     money,
 )
 
@@ -33,9 +36,9 @@ STANDARD = load_ruleset("standard")
 
 
 @pytest.fixture(scope="module")
-def seated(browser: Browser, long_window_server: Served) -> Iterator[tuple[TablePage, Console]]:
-    """A guest who joined from the lobby and sits at the standard table, whose window fits a
-    test's dozen acknowledged clicks on a loaded machine."""
+def seated(browser: Browser, virtual_server: Served) -> Iterator[tuple[TablePage, Console]]:
+    """A guest who joined from the lobby and sits at the standard table (its window closes
+    only when a test moves the clock)."""
     # Playwright's wait_for_function needs eval, which the page's CSP forbids (see open_page).
     context = browser.new_context(viewport=DESKTOP, bypass_csp=True)
     context.set_default_timeout(WAIT_MS)
@@ -43,7 +46,7 @@ def seated(browser: Browser, long_window_server: Served) -> Iterator[tuple[Table
     console = Console()
     page.on("console", console.on_message)
     page.on("pageerror", console.on_error)
-    page.goto(f"{long_window_server.url}/")
+    page.goto(f"{virtual_server.url}/")
     table = TablePage(page)
     table.join()
     table.open_table("standard")
@@ -61,11 +64,11 @@ def api_balance(table: TablePage, server: Served) -> int:
     return balance
 
 
-def test_guest_plays_a_round(seated: tuple[TablePage, Console], long_window_server: Served) -> None:
-    table_server = long_window_server
+def test_guest_plays_a_round(seated: tuple[TablePage, Console], virtual_server: Served) -> None:
+    table_server = virtual_server
     table, console = seated
     page = table.page
-    table.wait_open()
+    round_id = drive_to_open(table, table_server)
     start = table.balance()
     assert start == api_balance(table, table_server) == 150_000
     rounds_before = table.rounds_on_board()
@@ -77,8 +80,9 @@ def test_guest_plays_a_round(seated: tuple[TablePage, Console], long_window_serv
     table.wait_balance(start - 2000)
     assert page.inner_text(".stage__staked") == f"Your bets {money(2000)}"
 
+    drive_to_result(table_server, round_id)
     coup = table.wait_result()
-    # Read the result while it is up (the table moves on after --result-ms), then the money.
+    # Read the result while it is up (until the clock moves again), then the money.
     winner = page.get_attribute(".result", "data-winner")
     result_text = page.inner_text(".result")
     totals = [page.inner_text(f".hand--{hand} .hand__total") for hand in ("player", "banker")]
@@ -105,9 +109,11 @@ def test_guest_plays_a_round(seated: tuple[TablePage, Console], long_window_serv
     assert console.unexpected() == []
 
 
-def test_rebet_undo_clear_and_double(seated: tuple[TablePage, Console]) -> None:
+def test_rebet_undo_clear_and_double(
+    seated: tuple[TablePage, Console], virtual_server: Served
+) -> None:
     table, console = seated
-    table.wait_next_open(at_least=LONG_WINDOW_LEFT_S)
+    round_id = drive_to_open(table, virtual_server)
     start = table.balance()
 
     table.action("rebet")  # the previous round's bets: Player 10 and Tie 10
@@ -134,16 +140,19 @@ def test_rebet_undo_clear_and_double(seated: tuple[TablePage, Console]) -> None:
     table.action("double")
     table.wait_stakes({"player": 2000, "tie": 2000})
     table.wait_balance(start - 4000)
+    drive_to_result(virtual_server, round_id)
     coup = table.wait_result()
     settlement = settle({"player": 2000, "tie": 2000}, coup, STANDARD)
     table.wait_balance(start - 4000 + settlement.returned)
     assert console.unexpected() == []
 
 
-def test_reload_in_the_middle_of_a_round_resyncs(seated: tuple[TablePage, Console]) -> None:
+def test_reload_in_the_middle_of_a_round_resyncs(
+    seated: tuple[TablePage, Console], virtual_server: Served
+) -> None:
     table, console = seated
     page = table.page
-    round_id = table.wait_next_open(at_least=LONG_WINDOW_LEFT_S)
+    round_id = drive_to_open(table, virtual_server)
     start = table.balance()
     table.chip(500)
     table.bet("banker")
@@ -155,14 +164,23 @@ def test_reload_in_the_middle_of_a_round_resyncs(seated: tuple[TablePage, Consol
     assert table.round_id() == round_id
     table.wait_balance(start - 500)
 
-    page.wait_for_selector(".hand .card--revealed")
+    # Dealing, two cards turned and the clock still: the reload lands in the same moment.
+    virtual_server.close_bets()
+    shown = virtual_server.advance_until(
+        lambda: len(virtual_server.get("/api/tables/standard")["cards"]) >= 2 or None,
+        "two cards turned",
+    )
+    assert shown
+    page.wait_for_function("document.querySelectorAll('.hand .card--revealed').length === 2")
     before = table.cards()
     page.reload()  # dealing: the cards revealed so far come back from the snapshot
-    page.wait_for_selector(".hand .card--revealed")
+    page.wait_for_selector(".bets .spot")
+    page.wait_for_function("document.querySelectorAll('.hand .card--revealed').length === 2")
     after = table.cards()
-    for hand in ("player", "banker"):
-        assert after[hand][: len(before[hand])] == before[hand]
+    assert after == before
+    assert table.round_id() == round_id
 
+    drive_to_result(virtual_server, round_id)
     coup = table.wait_result()
     settlement = settle({"banker": 500}, coup, STANDARD)
     table.wait_balance(start - 500 + settlement.returned)
@@ -170,10 +188,12 @@ def test_reload_in_the_middle_of_a_round_resyncs(seated: tuple[TablePage, Consol
     assert console.unexpected() == []
 
 
-def test_refusals_are_shown_plainly(seated: tuple[TablePage, Console]) -> None:
+def test_refusals_are_shown_plainly(
+    seated: tuple[TablePage, Console], virtual_server: Served
+) -> None:
     table, console = seated
     page = table.page
-    table.wait_next_open(at_least=LONG_WINDOW_LEFT_S)
+    drive_to_open(table, virtual_server)
     assert table.balance() >= 50_000, "the guest needs $500 for this test"
 
     table.chip(50_000)
@@ -195,6 +215,7 @@ def test_refusals_are_shown_plainly(seated: tuple[TablePage, Console]) -> None:
         table.wait_balance(balance - 50_000)
     assert refused
 
+    virtual_server.close_bets()
     page.wait_for_selector('.stage__phase:not([data-phase="open"])')
     table.clear_message()
     table.chip(100)

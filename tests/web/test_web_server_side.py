@@ -116,11 +116,12 @@ def test_face_down_squeezes_each_card_and_turns_the_banker_third_last(
         assert messages[first]["type"] == "card" and messages[first]["card"] == code
 
 
-def test_undo_last_takes_back_one_request_atomically(table_server: Served) -> None:
+def test_undo_last_takes_back_one_request_atomically(virtual_server: Served) -> None:
+    table_server = virtual_server  # on a virtual clock: the window closes when the test says
     with httpx.Client(base_url=table_server.url, timeout=10) as client:
         guest(client)
         start = client.get("/api/me").json()["balance"]
-        round_id = open_round(client, "standard", min_left_ms=2000)
+        round_id = table_server.open_round("standard")["round"]["id"]
         place(client, "standard", round_id, {"player": 100})
         place(client, "standard", round_id, {"player": 100})
         place(client, "standard", round_id, {"tie": 200, "banker": 300})
@@ -154,12 +155,10 @@ def test_undo_last_takes_back_one_request_atomically(table_server: Served) -> No
         ]
 
         # Once betting has closed, nothing can be taken back.
-        place_round = open_round(client, "standard", min_left_ms=1500)
+        place_round = table_server.open_round("standard", after=round_id)["round"]["id"]
         place(client, "standard", place_round, {"banker": 100})
-        deadline = time.monotonic() + 10
-        while client.get("/api/tables/standard").json()["round"]["phase"] == "open":
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        table_server.close_bets("standard")
+        assert client.get("/api/tables/standard").json()["round"]["phase"] != "open"
         late = client.delete(f"/api/tables/standard/bets?round_id={place_round}&last=true")
         assert late.status_code == 409
         assert late.json()["error"]["code"] == "betting_closed"
@@ -175,11 +174,11 @@ def test_undo_last_takes_back_one_request_atomically(table_server: Served) -> No
     assert report.outcomes.get("undone", 0) >= 5
 
 
-def test_the_bare_shoe_record_of_an_ended_shoe(quick_server: Served) -> None:
-    deadline = time.monotonic() + 60
-    while (ended := quick_server.get("/api/tables/quick")["previous_shoe"]) is None:
-        assert time.monotonic() < deadline, "no shoe ended"
-        time.sleep(0.5)
+def test_the_bare_shoe_record_of_an_ended_shoe(virtual_quick_server: Served) -> None:
+    quick_server = virtual_quick_server
+    ended = quick_server.advance_until(
+        lambda: quick_server.get("/api/tables/quick")["previous_shoe"], "a shoe to end"
+    )
     shoe_id = ended["id"]
     with httpx.Client(base_url=quick_server.url, timeout=10) as client:
         bare = client.get(f"/api/shoes/{shoe_id}/record")

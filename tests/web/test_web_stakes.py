@@ -15,13 +15,15 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
-from web_support import DESKTOP, WAIT_MS, Console, Served, TablePage
+from web_support import DESKTOP, WAIT_MS, Console, Served, TablePage, drive_to_open
+
+from baccarat.live.dealer import STAKES_EVERY_S
 
 pytest_plugins = ("web_support",)
 
 
 @pytest.fixture
-def seated(browser: Browser, table_server: Served) -> Iterator[tuple[TablePage, Console]]:
+def seated(browser: Browser, virtual_server: Served) -> Iterator[tuple[TablePage, Console]]:
     # Playwright's wait_for_function needs eval, which the page's CSP forbids (see open_page).
     context = browser.new_context(viewport=DESKTOP, bypass_csp=True, locale="en-US")
     context.set_default_timeout(WAIT_MS)
@@ -29,7 +31,7 @@ def seated(browser: Browser, table_server: Served) -> Iterator[tuple[TablePage, 
     console = Console()
     page.on("console", console.on_message)
     page.on("pageerror", console.on_error)
-    page.goto(f"{table_server.url}/")
+    page.goto(f"{virtual_server.url}/")
     table = TablePage(page)
     table.join()
     table.open_table("standard")
@@ -58,11 +60,12 @@ def wait_share(page: Page, spot: str, text: str) -> None:
 
 
 def test_each_spot_shows_its_share_of_all_stakes(
-    seated: tuple[TablePage, Console], table_server: Served
+    seated: tuple[TablePage, Console], virtual_server: Served
 ) -> None:
+    table_server = virtual_server  # on a virtual clock: the window stays open for the test
     table, console = seated
     page = table.page
-    round_id = table.wait_open(at_least=3)
+    round_id = drive_to_open(table, table_server, later=False)
     other = httpx.post(f"{table_server.url}/api/players", timeout=10).json()["token"]
     placed = httpx.post(
         f"{table_server.url}/api/tables/standard/bets",
@@ -74,6 +77,8 @@ def test_each_spot_shows_its_share_of_all_stakes(
     table.chip(1000)
     table.bet("player")
     table.wait_stakes({"player": 1000})
+    # The dealer reads the round's stakes every half second of its clock while it is open.
+    table_server.advance(round(STAKES_EVERY_S * 1000))
     # 1,000 of 4,000 on Player, 3,000 on Banker; nobody on Tie (no share shown there).
     wait_share(page, "player", "25% of all stakes")
     wait_share(page, "banker", "75% of all stakes")
@@ -88,7 +93,7 @@ def test_each_spot_shows_its_share_of_all_stakes(
     wait_share(page, "player", "25% dari semua taruhan")
     wait_share(page, "banker", "75% dari semua taruhan")
     # The next round starts from nothing.
-    table.wait_next_open(at_least=1)
+    drive_to_open(table, table_server)
     page.wait_for_function("() => !document.querySelector('.spot__share')")
     assert console.unexpected() == []
 

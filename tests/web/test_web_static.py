@@ -14,7 +14,7 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from baccarat.server import ServerConfig, create_app, default_static_dir, tables_from
+from baccarat.server import Settings, create_app, default_static_dir, tables_from
 from baccarat.web import STATIC_DIR
 from baccarat.web.mount import mount_web
 
@@ -95,10 +95,10 @@ def test_mount_web_serves_the_page_and_its_modules() -> None:
 
 def test_baccarat_serve_serves_this_page(tmp_path: Path) -> None:
     assert default_static_dir() == STATIC_DIR
-    config = ServerConfig(
-        f"sqlite:///{tmp_path / 'page.db'}",
-        tables_from(["standard"]),
-        static_dir=default_static_dir(),
+    config = Settings(
+        db=f"sqlite:///{tmp_path / 'page.db'}",
+        tables=tables_from(["standard"]),
+        static=default_static_dir(),
     )
     # Without entering the client the app's lifespan (database, dealers) does not start:
     # only the static routes answer, which is all this test asks.
@@ -111,10 +111,10 @@ def test_baccarat_serve_serves_this_page(tmp_path: Path) -> None:
 def test_the_files_travel_compressed_with_their_headers(tmp_path: Path) -> None:
     """gzip when the browser accepts it, plain otherwise; the policy, the revalidation and the
     ETag (a 304 on a match) stay."""
-    config = ServerConfig(
-        f"sqlite:///{tmp_path / 'page.db'}",
-        tables_from(["standard"]),
-        static_dir=default_static_dir(),
+    config = Settings(
+        db=f"sqlite:///{tmp_path / 'page.db'}",
+        tables=tables_from(["standard"]),
+        static=default_static_dir(),
     )
     client = TestClient(create_app(config))
     source = (STATIC_DIR / "js" / "table.js").read_bytes()

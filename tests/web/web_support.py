@@ -45,6 +45,10 @@ WAIT_MS = 30_000
 #: acknowledged clicks take 5 s at worst under ``make test`` on two cores.
 LONG_WINDOW_S = 12
 LONG_WINDOW_LEFT_S = 8
+#: The betting window of the virtual-clock servers, in virtual seconds: it closes only when a
+#: test moves the clock there; meanwhile the page counts it down in real time (a display),
+#: so it is long enough for the page to read as open with seconds to spare.
+VIRTUAL_WINDOW_S = 120
 #: A network error Chromium logs itself for an HTTP error status (the page shows its own message).
 _STATUS_LOG = re.compile(r"Failed to load resource: the server responded with a status of (\d+)")
 
@@ -119,6 +123,71 @@ def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     )
     yield served
     served.stop()
+
+
+@pytest.fixture(scope="session")
+def virtual_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The three default tables on a virtual clock: a test moves time itself (``drive_to_open``,
+    ``drive_to_result``, ``Served.advance_until``), so a loaded machine never closes a window
+    or ends a result before the test has done what it came for."""
+    served = serve_web(
+        tmp_path_factory.mktemp("web-virtual"),
+        tables="standard,no-commission,ez",
+        betting_seconds=VIRTUAL_WINDOW_S,
+        reveal_ms=250,
+        result_ms=1500,
+        demo_credit=150_000,
+        virtual_clock=True,
+    )
+    yield served
+    served.stop()
+
+
+@pytest.fixture(scope="session")
+def virtual_quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """``quick_server``'s table (face down, a shoe every few coups) on a virtual clock."""
+    folder = tmp_path_factory.mktemp("web-virtual-quick")
+    rules = folder / "quick.toml"
+    rules.write_text(QUICK_RULES, encoding="utf-8")
+    served = serve_web(
+        folder,
+        tables=str(rules),
+        options=["--dealing", "face-down"],
+        betting_seconds=VIRTUAL_WINDOW_S,
+        reveal_ms=250,
+        result_ms=600,
+        virtual_clock=True,
+    )
+    yield served
+    served.stop()
+
+
+def drive_to_open(
+    table: TablePage, server: Served, table_id: str = "standard", *, later: bool = True
+) -> int:
+    """Move ``server``'s virtual clock until ``table_id`` opens a round later than the one the
+    page shows (``later=False``: or takes bets already), and wait for the page to show it
+    open; its id."""
+    after = table.round_id() if later else 0
+    round_id: int = server.open_round(table_id, after=after)["round"]["id"]
+    table.page.wait_for_function(
+        "id => Number(document.querySelector('.stage__round').dataset.round) === id"
+        " && document.querySelector('.stage__phase').dataset.phase === 'open'",
+        arg=round_id,
+    )
+    return round_id
+
+
+def drive_to_result(server: Served, round_id: int, table_id: str = "standard") -> dict[str, Any]:
+    """Move ``server``'s virtual clock until round ``round_id`` of ``table_id`` shows its
+    result (which then stays up until the clock moves again); the table's view."""
+
+    def shown() -> dict[str, Any] | None:
+        view: dict[str, Any] = server.get(f"/api/tables/{table_id}")
+        state = view["round"]
+        return view if state and state["id"] == round_id and view["result"] else None
+
+    return server.advance_until(shown, f"the result of round {round_id}")
 
 
 @pytest.fixture(scope="module")
@@ -209,10 +278,12 @@ def no_sideways_scroll(page: Page) -> None:
 
 def wait_still(page: Page) -> None:
     """Wait until every finite animation has ended: a box measured mid-animation (a chip
-    dropping, a card dealt in) is where it is passing, not where it lies."""
+    dropping, a card dealt in) is where it is passing, not where it lies. The countdown's
+    ring is left out: it moves every tick while a window is open, and is never measured."""
     page.wait_for_function(
         """() => document.getAnimations().every((a) => a.playState !== 'running'
-             || a.effect?.getComputedTiming().endTime === Infinity)"""
+             || a.effect?.getComputedTiming().endTime === Infinity
+             || a.effect?.target?.closest?.('.countdown'))"""
     )
 
 

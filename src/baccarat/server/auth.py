@@ -81,7 +81,7 @@ class SessionBook(Generic[S]):
         self, runner: StoreRunner, clock: Clock, idle_ms: int, find: Find[S], touch: Touch
     ) -> None:
         self.runner = runner
-        #: The clock sessions are judged by: the server's policy clock.
+        #: The clock sessions are judged by: the server's one clock.
         self.clock = clock
         #: A session unused this long is over.
         self.idle_ms = idle_ms

@@ -20,7 +20,7 @@ baccarat.store.engine.StoreError: unsupported database URL 'mysql://h/db' (use s
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ import platformdirs
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+
+from baccarat.store.clock import use_clock
 
 __all__ = ["Database", "StoreError", "database_url", "default_database_url"]
 
@@ -90,10 +92,18 @@ class Database:
     and begins every transaction with ``BEGIN IMMEDIATE``.
     """
 
-    def __init__(self, url: str, *, idle_in_transaction_ms: int | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        idle_in_transaction_ms: int | None = None,
+        clock: Callable[[], int] | None = None,
+    ) -> None:
         """``idle_in_transaction_ms`` (PostgreSQL): the server ends a session of this database
         that stays that long inside a transaction without a statement, and so frees its locks
-        (a node paused mid-transaction must not hold a table's lease row for ever)."""
+        (a node paused mid-transaction must not hold a table's lease row for ever).
+        ``clock`` (epoch ms) replaces the database's own clock in ``db_now``: a test server's
+        virtual clock, never a cluster's (``baccarat.store.clock``)."""
         self.url = database_url(url)
         try:
             parsed = make_url(self.url)
@@ -132,6 +142,9 @@ class Database:
             if idle_in_transaction_ms is not None:
                 for engine in (self.write_engine, self.read_engine):
                     _end_idle_transactions(engine, idle_in_transaction_ms)
+        if clock is not None:
+            for engine in (self.write_engine, self.read_engine):
+                use_clock(engine, clock)
 
     @property
     def is_sqlite(self) -> bool:

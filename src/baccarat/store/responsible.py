@@ -10,7 +10,7 @@ undone bets are left out: they risked nothing), one ``Deposit`` per cashier depo
 The guest demo credit is a ``deposit`` transaction without the cashier memo: not counted.
 
 Time is an ``int`` of epoch milliseconds here: the caller passes the policy's ``now_ms``
-(the server's policy clock); the pure policy gets it as a ``datetime`` from this module.
+(the server's one clock); the pure policy gets it as a ``datetime`` from this module.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 the reality check), ``cashier`` (deposits and withdrawals), ``reality_checks`` (pushing a
 due check to a player's feeds).
 
-Each is built once by the app factory with what it needs, the policy clock passed in
+Each is built once by the app factory with what it needs, the server's clock passed in
 explicitly; the routers parse a request, call one of them and answer with what it returns.
 An action knows nothing of HTTP: it returns its result or a ``Refusal`` (``baccarat.refusals``:
 the policy's, a reused key, a name taken, a thing not found...), having written nothing for a

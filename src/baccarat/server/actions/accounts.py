@@ -65,7 +65,7 @@ def status_refusal(status: PlayerStatus) -> Refusal | None:
 
 
 class Accounts:
-    """The account transactions of one server, judged by the policy clock ``clock``."""
+    """The account transactions of one server, judged by the server's clock ``clock``."""
 
     def __init__(self, service: Service, guard: Guard, clock: Clock) -> None:
         self.service = service

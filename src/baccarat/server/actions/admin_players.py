@@ -76,7 +76,7 @@ def _found(c: Connection, player: str) -> dict[str, Any] | Refusal:
 
 
 class PlayerDesk:
-    """The player actions of one server, judged by the policy clock ``clock``."""
+    """The player actions of one server, judged by the server's clock ``clock``."""
 
     def __init__(self, service: Service, clock: Clock) -> None:
         self.service = service

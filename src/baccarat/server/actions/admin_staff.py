@@ -55,7 +55,7 @@ def member_view(member: StaffMember) -> StaffMemberView:
 
 
 class StaffAccounts:
-    """The staff transactions of one server, timed by ``clock`` (the policy clock)."""
+    """The staff transactions of one server, timed by the server's clock ``clock``."""
 
     def __init__(self, service: Service, guard: Guard, clock: Clock) -> None:
         self.service = service

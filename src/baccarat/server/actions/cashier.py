@@ -36,7 +36,7 @@ _Outcome = dict[str, Any] | Refusal
 
 
 class Cashier:
-    """The cashier transactions of one server, judged by the policy clock ``clock``."""
+    """The cashier transactions of one server, judged by the server's clock ``clock``."""
 
     def __init__(self, service: Service, clock: Clock) -> None:
         self.service = service

@@ -152,7 +152,7 @@ def session_view(controls: Controls, c: Connection, player: str, now_ms: int) ->
 
 
 class PlayerControls:
-    """The control transactions of one server, judged by the policy clock ``clock``."""
+    """The control transactions of one server, judged by the server's clock ``clock``."""
 
     def __init__(self, service: Service, clock: Clock) -> None:
         self.service = service
