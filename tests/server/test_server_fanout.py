@@ -9,8 +9,10 @@ is counted over the nodes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shutil
+import signal
 import subprocess
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -260,12 +262,31 @@ def test_broadcasts_made_while_redis_is_down_go_out_in_order_when_it_is_back(
             assert other.seq == 5  # nothing can arrive while Redis is away
             assert OUTBOX[-1] == 6  # the six made while Redis was away wait, counted
             await asyncio.to_thread(_start_redis, port, processes)
-            await _until(partial(_seq_is, other, 11))
+            # A reconnect backs off: on a starved machine the reader may take a while.
+            await _until(partial(_seq_is, other, 11), timeout=30)
             await asyncio.sleep(0)  # the mirror sends what it applied
             assert OUTBOX[-1] == 0
             assert [m["seq"] for m in received(watcher)[1:]] == list(range(2, 12))
 
-    asyncio.run(run())
+    with _deadline(120):
+        asyncio.run(run())
+
+
+@contextlib.contextmanager
+def _deadline(seconds: int) -> Iterator[None]:
+    """Fail, rather than hang the suite, if the block is not done in ``seconds`` (a test that
+    kills and restarts a server once stalled in its teardown on a loaded machine)."""
+
+    def expire(_signum: int, _frame: Any) -> None:
+        raise TimeoutError(f"not done in {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def test_the_audience_is_counted_over_the_nodes(prefix: str) -> None:
