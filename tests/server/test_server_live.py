@@ -32,7 +32,8 @@ def server(module_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         module_db_url,
         tmp_path_factory.mktemp("server"),
         tables="standard,ez",
-        betting_seconds=1.5,
+        # Long enough for 24 bettors to land a bet each on a loaded machine before the close.
+        betting_seconds=2.5,
         reveal_ms=10,
         result_ms=50,
         demo_credit=CREDIT,
@@ -101,7 +102,8 @@ async def _crowd(server: ServerProcess, players: list[tuple[str, str]]) -> dict[
         )
         state = (await http.get("/api/tables/standard")).json()
         while (
-            state["round"]["phase"] != "open" or state["round"]["closes_at_ms"] - state["now"] < 900
+            state["round"]["phase"] != "open"
+            or state["round"]["closes_at_ms"] - state["now"] < 1_800
         ):
             await asyncio.sleep(0.02)
             state = (await http.get("/api/tables/standard")).json()
