@@ -107,15 +107,20 @@ def long_window_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Ser
     served.stop()
 
 
+def _quick_rules(folder: Path) -> str:
+    """The quick table's rule set written in ``folder``: its path, for ``--tables``."""
+    rules = folder / "quick.toml"
+    rules.write_text(QUICK_RULES, encoding="utf-8")
+    return str(rules)
+
+
 @pytest.fixture(scope="session")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """One face-down table whose one-deck shoe ends every few coups (for the seed reveal)."""
     folder = tmp_path_factory.mktemp("web-quick")
-    rules = folder / "quick.toml"
-    rules.write_text(QUICK_RULES, encoding="utf-8")
     served = serve_web(
         folder,
-        tables=str(rules),
+        tables=_quick_rules(folder),
         options=["--dealing", "face-down"],
         betting_seconds=2,
         reveal_ms=250,
@@ -147,11 +152,9 @@ def virtual_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]
 def virtual_quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """``quick_server``'s table (face down, a shoe every few coups) on a virtual clock."""
     folder = tmp_path_factory.mktemp("web-virtual-quick")
-    rules = folder / "quick.toml"
-    rules.write_text(QUICK_RULES, encoding="utf-8")
     served = serve_web(
         folder,
-        tables=str(rules),
+        tables=_quick_rules(folder),
         options=["--dealing", "face-down"],
         betting_seconds=VIRTUAL_WINDOW_S,
         reveal_ms=250,
