@@ -70,6 +70,13 @@ def test_a_dealer_killed_in_each_phase_hands_its_table_over(phase: str, cluster:
 
     [(stored,)] = query(cluster.database, "SELECT cards FROM rounds WHERE id = %s", (round_id,))
     assert (stored is None) == (phase in ("open", "closing"))
+    # Every event n1 made before it dies has reached both survivors: what they see after the
+    # kill is then the new dealer's alone, not n1's last broadcast arriving late.
+    last_of_n1 = n1.get("/api/tables/standard")["seq"]
+    for watcher in watchers:
+        watcher.wait(
+            lambda w=watcher: (w.last_seq or 0) >= last_of_n1, 10, f"n1's event {last_of_n1}"
+        )
     killed_at = time.monotonic()
     n1.kill()
     nexts = [

@@ -17,10 +17,11 @@ import subprocess
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import free_port, services_required, wait_until
+from serving import services_required, wait_until
 
 from baccarat.live.table import LiveTable
 from baccarat.rulesets import load_ruleset
@@ -158,8 +159,9 @@ async def _nodes(url: str, prefix: str, count: int) -> AsyncIterator[list[tuple[
         for redis, _, _, tasks in nodes:
             for task in tasks:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-            await redis.aclose()
+            _, running = await asyncio.wait(tasks, timeout=10)
+            assert not running, f"a fan-out loop ignored its cancellation: {running}"
+            await asyncio.wait_for(redis.aclose(), 10)
 
 
 def test_every_node_gets_every_broadcast_in_order(prefix: str) -> None:
@@ -205,24 +207,34 @@ async def _until(check: Any, timeout: float = 10.0) -> None:
 
 
 @pytest.fixture
-def own_redis() -> Iterator[tuple[int, list[subprocess.Popen[bytes]]]]:
-    """A Redis server of this test's own on a free port (restarted by the test)."""
+def own_redis(tmp_path: Path) -> Iterator[tuple[Path, list[subprocess.Popen[bytes]]]]:
+    """A Redis server of this test's own (restarted by the test), on a Unix socket: a TCP port
+    freed while it is down can be taken by another test's server or connect to itself."""
     binary = shutil.which("redis-server")
     if binary is None:
         if services_required():
             pytest.fail("redis-server is required but not installed")
         pytest.skip("redis-server is not installed")
-    port = free_port()
     processes: list[subprocess.Popen[bytes]] = []
-    yield port, processes
+    yield tmp_path / "redis.sock", processes
     for process in processes:
         process.kill()
         process.wait(5)
 
 
-def _start_redis(port: int, processes: list[subprocess.Popen[bytes]]) -> None:
+def _start_redis(socket: Path, processes: list[subprocess.Popen[bytes]]) -> None:
     process = subprocess.Popen(
-        ["redis-server", "--port", str(port), "--save", "", "--appendonly", "no"],
+        [
+            "redis-server",
+            "--port",
+            "0",
+            "--unixsocket",
+            str(socket),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -232,21 +244,21 @@ def _start_redis(port: int, processes: list[subprocess.Popen[bytes]]) -> None:
         import redis
 
         try:
-            return bool(redis.Redis(port=port, socket_timeout=0.5).ping())
+            return bool(redis.Redis(unix_socket_path=str(socket), socket_timeout=0.5).ping())
         except redis.RedisError:
             return False
 
-    wait_until(up, 10, f"redis-server on port {port}")
+    wait_until(up, 10, f"redis-server on {socket}")
 
 
 def test_broadcasts_made_while_redis_is_down_go_out_in_order_when_it_is_back(
-    own_redis: tuple[int, list[subprocess.Popen[bytes]]],
+    own_redis: tuple[Path, list[subprocess.Popen[bytes]]],
 ) -> None:
-    port, processes = own_redis
-    _start_redis(port, processes)
+    socket, processes = own_redis
+    _start_redis(socket, processes)
 
     async def run() -> None:
-        async for nodes in _nodes(f"redis://127.0.0.1:{port}/0", "t", 2):
+        async for nodes in _nodes(f"unix://{socket}", "t", 2):
             (_, _, dealer, _), (_, other, _, _) = nodes
             other.apply(card(1))
             watcher = Client(None)
@@ -261,7 +273,7 @@ def test_broadcasts_made_while_redis_is_down_go_out_in_order_when_it_is_back(
             await asyncio.sleep(0.5)
             assert other.seq == 5  # nothing can arrive while Redis is away
             assert OUTBOX[-1] == 6  # the six made while Redis was away wait, counted
-            await asyncio.to_thread(_start_redis, port, processes)
+            await asyncio.to_thread(_start_redis, socket, processes)
             # A reconnect backs off: on a starved machine the reader may take a while.
             await _until(partial(_seq_is, other, 11), timeout=30)
             await asyncio.sleep(0)  # the mirror sends what it applied

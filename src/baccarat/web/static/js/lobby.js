@@ -102,6 +102,38 @@ function tile(table) {
   );
 }
 
+/**
+ * Put fresh tiles in the grid, keeping each table's card and its link element: a click whose
+ * press and release straddle a refresh still lands on the link it started on, and the link
+ * keeps its focus.
+ * @param {HTMLElement} grid
+ * @param {HTMLElement[]} tiles
+ */
+function update(grid, tiles) {
+  const shown = new Map(
+    [.../** @type {HTMLCollectionOf<HTMLElement>} */ (grid.children)].map((card) => [card.dataset.table, card]),
+  );
+  const cards = tiles.map((fresh) => {
+    const card = shown.get(fresh.dataset.table);
+    const head = card?.querySelector(".lobby-card__head");
+    const link = card?.querySelector(".lobby-card__link");
+    const freshHead = fresh.querySelector(".lobby-card__head");
+    const freshLink = fresh.querySelector(".lobby-card__link");
+    if (!card || !head || !link || !freshHead || !freshLink) return fresh;
+    if (link.textContent !== freshLink.textContent) link.textContent = freshLink.textContent;
+    const href = freshLink.getAttribute("href") ?? "";
+    if (link.getAttribute("href") !== href) link.setAttribute("href", href);
+    // Everything but the title is redrawn; the title's heading stays where it is.
+    for (const old of [...head.children].slice(1)) old.remove();
+    head.append(...[...freshHead.children].slice(1));
+    while (head.nextSibling) head.nextSibling.remove();
+    card.append(...[...fresh.children].slice(1));
+    return card;
+  });
+  const same = cards.length === grid.children.length && cards.every((card, i) => grid.children[i] === card);
+  if (!same) grid.replaceChildren(...cards);
+}
+
 /** @param {HTMLElement} root */
 function tick(root) {
   for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll(".lobby-card__countdown"))) {
@@ -148,12 +180,7 @@ export function mountLobby(main) {
       syncClock(tables[0]?.now);
       status.textContent = tables.length ? "" : t("lobby.none");
       status.hidden = tables.length > 0;
-      // Keep focus on the same table's link across a refresh.
-      const card = /** @type {HTMLElement | null | undefined} */ (document.activeElement?.closest?.(".lobby-card"));
-      const focused = card?.dataset.table;
-      grid.replaceChildren(...tables.map(tile));
-      if (focused)
-        /** @type {HTMLElement | null} */ (grid.querySelector(`[data-table="${CSS.escape(focused)}"] a`))?.focus();
+      update(grid, tables.map(tile));
       tick(grid);
     } catch (error) {
       if (stopped) return;
