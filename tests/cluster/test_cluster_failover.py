@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from functools import partial
 
 import pytest
 
@@ -20,6 +21,7 @@ from .cluster_support import (
     CREDIT,
     LEASE_MS,
     Cluster,
+    Watcher,
     balance,
     bet,
     bet_together,
@@ -72,11 +74,9 @@ def test_a_dealer_killed_in_each_phase_hands_its_table_over(phase: str, cluster:
     assert (stored is None) == (phase in ("open", "closing"))
     # Every event n1 made before it dies has reached both survivors: what they see after the
     # kill is then the new dealer's alone, not n1's last broadcast arriving late.
-    last_of_n1 = n1.get("/api/tables/standard")["seq"]
+    last_of_n1 = int(n1.get("/api/tables/standard")["seq"])
     for watcher in watchers:
-        watcher.wait(
-            lambda w=watcher: (w.last_seq or 0) >= last_of_n1, 10, f"n1's event {last_of_n1}"
-        )
+        watcher.wait(partial(caught_up, watcher, last_of_n1), 10, f"n1's event {last_of_n1}")
     killed_at = time.monotonic()
     n1.kill()
     nexts = [
@@ -159,3 +159,8 @@ def test_a_dealer_killed_in_each_phase_hands_its_table_over(phase: str, cluster:
     report = ledger_check(cluster.db_url)
     assert report["ok"] and not report["problems"]
     assert report["player_money"] + report["house"] + report["in_play"] == len(players) * CREDIT
+
+
+def caught_up(watcher: Watcher, seq: int) -> bool:
+    """Whether ``watcher`` has had every event up to ``seq``."""
+    return (watcher.last_seq or 0) >= seq

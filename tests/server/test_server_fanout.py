@@ -329,3 +329,48 @@ def test_the_audience_is_counted_over_the_nodes(prefix: str) -> None:
             await redis.aclose()
 
     asyncio.run(run())
+
+
+class _Swallowing:
+    """A Redis client whose cancelled reads and writes come out as its timeout error (what a
+    cancellation racing a read timeout inside redis-py looks like on Python 3.11)."""
+
+    async def _block(self) -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            raise TimeoutError("Timeout reading from socket") from None
+
+    async def xread(self, *_: Any, **__: Any) -> None:
+        await self._block()
+
+    def pipeline(self, **_: Any) -> _Swallowing:
+        return self
+
+    async def __aenter__(self) -> _Swallowing:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        return None
+
+    def xadd(self, *_: Any, **__: Any) -> None:
+        return None
+
+    async def execute(self) -> None:
+        await self._block()
+
+
+def test_a_cancellation_the_client_turns_into_a_timeout_still_stops_the_loops() -> None:
+    async def run() -> None:
+        fanout = RedisFanout(_Swallowing(), "t", {"ez": mirror()})  # type: ignore[arg-type]
+        fanout.publish(card(1))  # the writer is inside a write when it is cancelled
+        tasks = [asyncio.create_task(fanout.run_reader()), asyncio.create_task(fanout.run_writer())]
+        await asyncio.sleep(0.05)
+        for task in tasks:
+            task.cancel()
+        done, running = await asyncio.wait(tasks, timeout=5)
+        assert not running, running
+        assert all(task.cancelled() for task in done)
+
+    with _deadline(30):  # a loop that runs on would also hang asyncio.run's own cancelling
+        asyncio.run(run())

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import pytest
 from server_support import postgres_reachable, postgres_schema
 from serving import services_required, wait_until
-from sqlalchemy import text
+from sqlalchemy import event, text
 from store_support import migrated, new_round, players, setup_table
 
 from baccarat.refusals import Refusal, RefusalCode
@@ -28,10 +28,12 @@ from baccarat.server.bet_queue import BetQueue
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database, check_ledger, db_now
 from baccarat.store.bet_reads import open_stakes
+from baccarat.store.ledger import WORLD, Transaction, balance_versions, player_account, post
 from baccarat.store.placement import place_batch
 from baccarat.store.players import player_balance
 from baccarat.store.responsible import Controls, save_controls
 from baccarat.store.shoe_rules import ShoeRules
+from baccarat.store.stakes_cache import StakesCache
 from baccarat.table import BetOrder, BetReceipt
 
 STANDARD = load_ruleset("standard")
@@ -41,16 +43,24 @@ CREDIT = 10**8
 
 
 class Writer:
-    """One process's batches: its own connections and its own cache of rule sets."""
+    """One process's batches: its own connections, its own cache of rule sets and its own
+    memory of the stakes held (kept once a batch has committed, as the bet queue does)."""
 
     def __init__(self, url: str) -> None:
         self.database = Database(url)
         self.rules = ShoeRules()
+        self.stakes = StakesCache()
 
     def place(self, orders: list[BetOrder]) -> list[BetReceipt | Refusal]:
         """The orders as one batch, committed."""
-        with self.database.write() as c:
-            return place_batch(c, orders, rules=self.rules)
+        try:
+            with self.database.write() as c:
+                results = place_batch(c, orders, rules=self.rules, stakes=self.stakes)
+        except BaseException:
+            self.stakes.discard()
+            raise
+        self.stakes.commit()
+        return results
 
     def close(self) -> None:
         self.database.dispose()
@@ -305,5 +315,111 @@ def test_a_bet_is_checked_against_its_shoes_rule_set_not_the_one_handed_in(db_ur
         assert isinstance(other_shoe, BetReceipt)
         assert other_shoe.bets == {"tie": 1_500, "big": 1_000}
         assert isinstance(still_tight, Refusal) and still_tight.code == RefusalCode.ABOVE_MAXIMUM
+    finally:
+        database.dispose()
+
+
+# -- a writer's memory of the stakes: good only while the player's account version is -------
+
+
+def bets_reads(database: Database) -> list[str]:
+    """Every statement that reads the ``bets`` table, as the writer's connections send it."""
+    seen: list[str] = []
+
+    def record(*args: object) -> None:
+        statement = str(args[2])
+        if statement.lstrip().upper().startswith("SELECT") and " bets" in statement:
+            seen.append(statement)
+
+    event.listen(database.write_engine, "before_cursor_execute", record)
+    return seen
+
+
+def test_a_writer_alone_reads_no_bets_after_its_first_batch_and_another_writer_makes_it_read(
+    db_url: str,
+) -> None:
+    database = migrated(db_url)
+    n1, n2 = Writer(db_url), Writer(db_url)
+    try:
+        shoe = setup_table(database, STANDARD)
+        [guest] = players(database, 1, CREDIT)
+        r = new_round(database, shoe, 1)
+
+        def tie(stake: int) -> BetOrder:
+            return BetOrder(guest, "standard", r.id, "place", {"tie": stake})
+
+        reads = bets_reads(n1.database)
+        n1.place([tie(10_000)])
+        assert len(reads) == 1  # the first batch reads what the player holds
+        for k in range(2, 6):
+            [receipt] = n1.place([tie(10_000)])
+            assert isinstance(receipt, BetReceipt) and receipt.bets == {"tie": 10_000 * k}
+        assert len(reads) == 1  # nobody else posted to the account: what n1 wrote holds
+        n2.place([tie(100_000)])
+        [receipt] = n1.place([tie(10_000)])
+        assert len(reads) == 2  # the version moved: n1 reads again, and counts n2's bet
+        assert isinstance(receipt, BetReceipt) and receipt.bets == {"tie": 160_000}
+        assert receipt.bets == held(database, r.id, guest)
+        # An undo posts on its own: the next batch reads again, and holds nothing.
+        [undone] = n1.place([BetOrder(guest, "standard", r.id, "undo", {})])
+        assert isinstance(undone, BetReceipt) and undone.bets == {}
+        [again] = n1.place([tie(1_000)])
+        assert isinstance(again, BetReceipt) and again.bets == {"tie": 1_000} == held(
+            database, r.id, guest
+        )
+    finally:
+        for db in (n1.database, n2.database, database):
+            db.dispose()
+
+
+def test_a_batch_rolled_back_leaves_nothing_remembered_for_a_version_another_writer_reaches(
+    db_url: str,
+) -> None:
+    database = migrated(db_url)
+    n1, n2 = Writer(db_url), Writer(db_url)
+    try:
+        shoe = setup_table(database, STANDARD)
+        [guest] = players(database, 1, CREDIT)
+        r = new_round(database, shoe, 1)
+
+        def tie(stake: int) -> BetOrder:
+            return BetOrder(guest, "standard", r.id, "place", {"tie": stake})
+
+        # n1's batch stages 150,000 at the next version, then its transaction fails.
+        def staged_then_failed() -> None:
+            with n1.database.write() as c:
+                place_batch(c, [tie(150_000)], rules=n1.rules, stakes=n1.stakes)
+                raise RuntimeError("the commit failed")
+
+        with pytest.raises(RuntimeError):
+            staged_then_failed()
+        n1.stakes.discard()
+        # n2 brings the account to that same version with other stakes.
+        [other] = n2.place([tie(100_000)])
+        assert isinstance(other, BetReceipt) and other.bets == {"tie": 100_000}
+        # n1 must count the 100,000 it never saw, not the 150,000 that never happened.
+        [receipt] = n1.place([tie(60_000)])
+        assert isinstance(receipt, BetReceipt), receipt
+        assert receipt.bets == {"tie": 160_000} == held(database, r.id, guest)
+    finally:
+        for db in (n1.database, n2.database, database):
+            db.dispose()
+
+
+def test_every_posting_moves_the_accounts_version_even_when_it_nets_to_nothing(
+    db_url: str,
+) -> None:
+    database = migrated(db_url)
+    try:
+        [guest] = players(database, 1, CREDIT)
+        account = player_account(guest)
+        with database.read() as c:
+            [(_, before)] = balance_versions(c, [account]).values()
+        with database.write() as c:
+            there = Transaction("adjust", [(account, -5), (WORLD, 5)])
+            back = Transaction("adjust", [(account, 5), (WORLD, -5)])
+            post(c, [there, back], db_now(c))  # one call: its entries cancel out
+        with database.read() as c:
+            assert balance_versions(c, [account]) == {account: (CREDIT, before + 1)}
     finally:
         database.dispose()

@@ -32,6 +32,7 @@ from typing import TypeVar
 
 from sqlalchemy import Connection, text
 
+from baccarat.live.cancelling import stop_if_cancelled
 from baccarat.live.commands import ChangeDealer
 from baccarat.live.dealer import Dealer
 from baccarat.store import Database
@@ -154,6 +155,7 @@ class LeaseKeeper:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # the database away: the leases lapse by themselves
+                stop_if_cancelled()
                 log.warning("keeping the table leases failed: %s", error)
             await asyncio.sleep(self.every_s)
 

@@ -17,6 +17,7 @@ import logging
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from baccarat.live.cancelling import stop_if_cancelled
 from baccarat.live.channel import ASK_TIMEOUT_S, Runtimes
 from baccarat.live.commands import (
     Command,
@@ -114,6 +115,7 @@ class RedisChannel:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                stop_if_cancelled()
                 log.warning("the command channel failed (%s); listening again", error)
                 await asyncio.sleep(_RETRY_S)
             finally:

@@ -41,6 +41,7 @@ from baccarat.server.store_threads import StoreRunner
 from baccarat.store.placement import place_batch
 from baccarat.store.sessions import confirm_sessions
 from baccarat.store.shoe_rules import ShoeRules
+from baccarat.store.stakes_cache import StakesCache
 from baccarat.table import BetOrder, BetReceipt
 
 __all__ = ["BetQueue"]
@@ -79,6 +80,10 @@ class BetQueue:
         self._queue: list[_Pending] = []
         #: The rule set of each shoe bet on so far; used only in the writer thread.
         self._rules = ShoeRules()
+        #: The stakes its players held as this queue last wrote or read them, each good while
+        #: the player's account version is unchanged; staged in the writer thread, kept here
+        #: once the batch has committed (batches run one after another).
+        self._stakes = StakesCache()
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -114,6 +119,7 @@ class BetQueue:
         try:
             results = await self.runner.write(lambda c: self._place(c, orders, now))
         except Exception as error:
+            self._stakes.discard()
             log.warning(
                 "a bet batch of %d failed (%s); retrying its requests one by one",
                 len(batch),
@@ -122,6 +128,7 @@ class BetQueue:
             for item in batch:
                 await self._commit_one(item, now)
             return
+        self._stakes.commit()
         if self.on_batch is not None:
             self.on_batch(len(batch))
         for item, result in zip(batch, results, strict=True):
@@ -147,7 +154,13 @@ class BetQueue:
         # The policy's now is the sessions' clock; without sessions, the database's.
         policy_now = None if self.sessions is None else now
         placed = iter(
-            place_batch(connection, admitted, rules=self._rules, policy_now_ms=policy_now)
+            place_batch(
+                connection,
+                admitted,
+                rules=self._rules,
+                stakes=self._stakes,
+                policy_now_ms=policy_now,
+            )
         )
         return [
             next(placed) if o.session_hash is None or o.session_hash in live else _SESSION_ENDED
@@ -158,10 +171,12 @@ class BetQueue:
         try:
             [result] = await self.runner.write(lambda c: self._place(c, [item.order], now))
         except Exception as error:
+            self._stakes.discard()
             log.warning("a bet request failed alone: %s", _first_line(error))
             if not item.future.done():
                 item.future.set_exception(error)
             return
+        self._stakes.commit()
         if not item.future.done():
             item.future.set_result(result)
 

@@ -21,6 +21,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from baccarat.live.cancelling import stop_if_cancelled
 from baccarat.server.broadcast import Broadcast
 from baccarat.server.mirror import TableMirror
 
@@ -105,6 +106,7 @@ class RedisFanout:
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:  # Redis away: keep them, in order, and retry
+                    stop_if_cancelled()
                     self._outage("writer", error)
                     await asyncio.sleep(_RETRY_S)
                     continue
@@ -142,6 +144,7 @@ class RedisFanout:
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # Redis away: read on from the same ids once back
+                stop_if_cancelled()
                 self._outage("reader", error)
                 await asyncio.sleep(_RETRY_S)
                 continue

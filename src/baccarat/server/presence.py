@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
+from baccarat.live.cancelling import stop_if_cancelled
 from baccarat.server.clock import Clock, SystemClock
 from baccarat.server.mirror import TableMirror
 
@@ -100,6 +101,7 @@ class Presence:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                stop_if_cancelled()
                 if not self._failing:
                     self._failing = True
                     log.warning("redis unavailable to presence (%s); retrying", error)

@@ -42,6 +42,7 @@ __all__ = [
     "WORLD",
     "LedgerError",
     "Transaction",
+    "balance_versions",
     "balances",
     "ensure_accounts",
     "house_account",
@@ -155,16 +156,32 @@ def post(connection: Connection, transactions: Iterable[Transaction], at: int) -
     for t in rows:
         for account, amount in t.entries:
             deltas[account] += amount
-    changes = [
-        {"account": a, "delta": d} for a, d in sorted(deltas.items()) if d and a not in UNCACHED
-    ]
+    # Every account posted to moves its version, even when its entries cancel out: a cached
+    # reading of what the account's owner holds (``stakes_cache``) is good only while it stays.
+    changes = [{"account": a, "delta": d} for a, d in sorted(deltas.items()) if a not in UNCACHED]
     if changes:
         connection.execute(
             update(accounts)
             .where(accounts.c.id == bindparam("account"))
-            .values(balance=accounts.c.balance + bindparam("delta")),
+            .values(
+                balance=accounts.c.balance + bindparam("delta"), version=accounts.c.version + 1
+            ),
             changes,
         )
+
+
+def balance_versions(
+    connection: Connection, account_ids: Iterable[str], *, lock: bool = False
+) -> dict[str, tuple[int, int]]:
+    """(balance, version) of the accounts named (missing accounts are left out), with row
+    locks on PostgreSQL when ``lock`` (as ``balances``)."""
+    ids = sorted(set(account_ids))
+    query = select(accounts.c.id, accounts.c.balance, accounts.c.version).where(
+        accounts.c.id.in_(ids)
+    )
+    if lock and connection.dialect.name == "postgresql":
+        query = query.with_for_update()
+    return {row.id: (row.balance, row.version) for row in connection.execute(query)}
 
 
 def balances(

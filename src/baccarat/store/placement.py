@@ -20,11 +20,12 @@ stored with each round's shoe (the one settlement pays by). A player's bets on a
 written only under that player's account lock, so what the batch read stays true until it
 commits, and a receipt's ``bets`` are what the database holds once it has.
 
-The stakes held are one grouped query per batch (``bet_reads.open_stakes``: an index range per
-(round, player) of the batch on ``bets``), not a cache: nothing stored versions a player's
-stakes, so validating a cache would be a query of its own, and the round trip is most of what
-this one costs. Only the rule sets are kept (``ShoeRules``, by shoe id): a shoe's rule set
-never changes.
+The stakes held come from the writer's ``StakesCache`` where the player's account is still at
+the version the writer last saw (read with the balance, under the lock), and from one grouped
+query (``bet_reads.open_stakes``) for the rest: a player's stakes change only by a posting to
+their account, and every posting moves its version. What the batch leaves is staged in the
+cache, and kept by the caller once the transaction has committed. The rule sets are kept too
+(``ShoeRules``, by shoe id): a shoe's rule set never changes.
 """
 
 from __future__ import annotations
@@ -40,12 +41,19 @@ from baccarat.rulesets import RuleSet
 from baccarat.store.bet_reads import open_stakes, previous_bets
 from baccarat.store.clock import db_now
 from baccarat.store.idempotency import KEY_REUSED
-from baccarat.store.ledger import Transaction, balances, player_account, post, stake_account
+from baccarat.store.ledger import (
+    Transaction,
+    balance_versions,
+    player_account,
+    post,
+    stake_account,
+)
 from baccarat.store.responsible import BetGate
 from baccarat.store.rounds import RoundRow, lock_rounds
 from baccarat.store.schema import bets, idempotency_keys
 from baccarat.store.settlement import return_stakes
 from baccarat.store.shoe_rules import ShoeRules
+from baccarat.store.stakes_cache import StakesCache
 from baccarat.store.undo_last import undo_last
 from baccarat.table import BetError, BetOrder, BetReceipt, add_bets, check_bets, doubled
 
@@ -75,8 +83,10 @@ class _Batch:
         orders: Sequence[BetOrder],
         rules: ShoeRules,
         policy_now_ms: int | None,
+        stakes: StakesCache,
     ) -> None:
         self.connection = connection
+        self.stakes = stakes
         self.now = db_now(connection)
         # Shared: the bet batches of every node run side by side on one round; its close
         # and settlement wait for them, and they for it.
@@ -86,13 +96,25 @@ class _Batch:
         # Each player's lock: whoever else writes this player's bets waits for this commit,
         # so everything below is read after the last of theirs and holds until this one.
         players = sorted({o.player_id for o in orders})
-        self.balance = balances(connection, [player_account(p) for p in players], lock=True)
+        held = balance_versions(connection, [player_account(p) for p in players], lock=True)
+        self.balance = {account: balance for account, (balance, _) in held.items()}
+        #: Each account's version as this batch leaves it (``post`` moves it by one a call).
+        self.version = {account: version for account, (_, version) in held.items()}
+        #: Players whose version this batch cannot count (an undo posts on its own).
+        self.uncounted: set[str] = set()
         # Responsible gaming: the players' limits, breaks and session, under the lock.
         policy_now = self.now if policy_now_ms is None else policy_now_ms
         self.gate = BetGate(connection, players, policy_now)
-        self.placed = open_stakes(
-            connection, {(o.round_id, o.player_id) for o in orders if o.round_id is not None}
+        pairs = {(o.round_id, o.player_id) for o in orders if o.round_id is not None}
+        self.placed = stakes.valid(
+            {
+                pair: self.version[player_account(pair[1])]
+                for pair in pairs
+                if player_account(pair[1]) in self.version
+            }
         )
+        self.placed.update(open_stakes(connection, pairs - self.placed.keys()))
+        self.pairs = pairs
         self.rulesets = rules.of(connection, {row.shoe_id for row in self.rounds.values()})
         keyed = [(o.player_id, o.key) for o in orders if o.key is not None]
         self.keys: dict[tuple[str, str], tuple[str, str]] = {}
@@ -112,6 +134,9 @@ class _Batch:
     def flush(self) -> None:
         """Write what the batch has accepted so far (before a step that reads the bets table)."""
         post(self.connection, self.transactions, self.now)
+        for account in {a for t in self.transactions for a, _ in t.entries}:
+            if account in self.version:
+                self.version[account] += 1
         if self.bet_rows:
             self.connection.execute(bets.insert(), self.bet_rows)
         if self.key_rows:
@@ -201,6 +226,7 @@ class _Batch:
 
     def _undo(self, order: BetOrder, row: RoundRow) -> BetReceipt:
         self.flush()
+        self.uncounted.add(order.player_id)
         account = player_account(order.player_id)
         returned = return_stakes(
             self.connection, row, "undone", self.now, player_id=order.player_id
@@ -213,6 +239,7 @@ class _Batch:
     def _undo_last(self, order: BetOrder, row: RoundRow) -> BetReceipt | Refusal:
         # It reads the bets table: what the batch accepted before it must be written first.
         self.flush()
+        self.uncounted.add(order.player_id)
         amount = undo_last(self.connection, order.table_id, row.id, order.player_id, self.now)
         if amount is None:
             return Refusal(
@@ -225,28 +252,43 @@ class _Batch:
         self.placed[pair] = dict(left)
         return BetReceipt(row.id, "undo", {}, dict(left), self.balance[account], returned=amount)
 
+    def stage(self) -> None:
+        """Tell the cache what each pair of the batch holds as the batch leaves it."""
+        for pair in self.pairs:
+            account = player_account(pair[1])
+            if pair[1] in self.uncounted or account not in self.version:
+                self.stakes.forget(pair)
+            else:
+                self.stakes.stage(pair, self.version[account], self.placed.get(pair, {}))
+
 
 def place_batch(
     connection: Connection,
     orders: Sequence[BetOrder],
     *,
     rules: ShoeRules | None = None,
+    stakes: StakesCache | None = None,
     policy_now_ms: int | None = None,
 ) -> list[BetReceipt | Refusal]:
     """Run every order, in order, in the caller's transaction; one result per order.
 
     Each bet is checked against the rule set stored with its round's shoe; ``rules`` keeps
     those already read (the caller's, one per database; without it they are read each time).
+    ``stakes`` is the caller's memory of its players' stakes: the batch stages what it leaves,
+    and the caller commits that once the transaction has (``StakesCache``).
     ``policy_now_ms`` is the responsible-gaming policy's now (default: the database's).
     """
+    stakes = StakesCache() if stakes is None else stakes
+    stakes.begin()
     if not orders:
         return []
     fit = [order for order in orders if _fits(order)]
-    batch = _Batch(connection, fit, rules or ShoeRules(), policy_now_ms) if fit else None
+    batch = _Batch(connection, fit, rules or ShoeRules(), policy_now_ms, stakes) if fit else None
     results = [
         batch.run(order) if batch is not None and _fits(order) else _not_this_table(order.round_id)
         for order in orders
     ]
     if batch is not None:
         batch.flush()
+        batch.stage()
     return results

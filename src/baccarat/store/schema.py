@@ -78,6 +78,9 @@ accounts = Table(
     Column("kind", String(16), nullable=False),
     Column("balance", BigInteger, nullable=False),
     Column("created_at", BigInteger, nullable=False),
+    # Moved by every posting to the account (migration 0007): a bet writer's cached stakes
+    # of the player are good while it is unchanged (baccarat.store.stakes_cache).
+    Column("version", BigInteger, nullable=False, server_default="0"),
     # Money columns hold only integers in range (baccarat.store.money): never a REAL.
     CheckConstraint(money_check("balance", BALANCE_LIMIT), name="ck_accounts_balance"),
 )
