@@ -110,7 +110,7 @@ class Service:
         token: str = response.json()["token"]
         return token
 
-    def open_round(self, min_left_ms: int = 700, timeout: float = 20.0) -> int:
+    def open_round(self, min_left_ms: int = 1_200, timeout: float = 20.0) -> int:
         """The id of the open round with some time left to bet."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -169,7 +169,8 @@ def service_fixture(db_url: str) -> Iterator[Service]:
     # (but a login's after ``session_lifetime_ms``); test_accounts_session_lifetime tests those.
     config = Settings(
         db=db_url,
-        tables=tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
+        # A window a test's few requests fit in with time to spare on a loaded machine.
+        tables=tables_from(["standard"], betting_ms=1800, reveal_ms=5, result_ms=10),
         idle_minutes=365 * DAY_MS / 60_000,
         session_hours=1,
         guest_hours=365 * DAY_MS / 3_600_000,

@@ -34,7 +34,7 @@ def short_sessions(db_url: str) -> Iterator[Service]:
     clock = MovableClock()
     config = Settings(
         db=db_url,
-        tables=tables_from(["standard"], betting_ms=1200, reveal_ms=5, result_ms=10),
+        tables=tables_from(["standard"], betting_ms=1800, reveal_ms=5, result_ms=10),
         idle_minutes=IDLE_S / 60,
         session_hours=1,
         guest_hours=2,

@@ -38,12 +38,12 @@ def _audit_for(db_url: str, round_id: int) -> list[tuple[str, dict[str, object]]
 def test_a_round_of_a_dropped_table_is_finished_at_the_start(
     phase: str, db_url: str, tmp_path: Path, servers: list[ServerProcess]
 ) -> None:
-    server = ServerProcess(db_url, tmp_path, tables="standard,ez", betting_seconds=1.5)
+    server = ServerProcess(db_url, tmp_path, tables="standard,ez", betting_seconds=3.0)
     servers.append(server)
     server.start(pause_at=phase)
     with server.client() as anonymous:
         player_id, token = new_player(anonymous)
-        round_id = open_round(anonymous, "ez", min_left_ms=800)
+        round_id = open_round(anonymous, "ez", min_left_ms=2_000)
     with server.client(token) as client:
         response = client.post(
             "/api/tables/ez/bets",

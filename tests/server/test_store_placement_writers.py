@@ -10,9 +10,11 @@ than a spot's maximum, or answer a receipt that is not what the database holds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
 from collections import defaultdict
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 from server_support import postgres_reachable, postgres_schema
@@ -216,6 +218,42 @@ def test_a_wager_limit_counts_what_the_other_writer_staked(
     assert held(database, r.id, guest) == {"player": 3_000}
 
 
+@dataclass
+class TieTable:
+    """One guest at a standard table with a round open, and two writers of its bets."""
+
+    database: Database
+    n1: Writer
+    n2: Writer
+    guest: str
+    round_id: int
+
+    def tie(self, stake: int) -> BetOrder:
+        return BetOrder(self.guest, "standard", self.round_id, "place", {"tie": stake})
+
+    def held(self) -> dict[str, int]:
+        return held(self.database, self.round_id, self.guest)
+
+
+@contextlib.contextmanager
+def tie_table_on(url: str) -> Iterator[TieTable]:
+    database = migrated(url)
+    n1, n2 = Writer(url), Writer(url)
+    try:
+        shoe = setup_table(database, STANDARD)
+        [guest] = players(database, 1, CREDIT)
+        yield TieTable(database, n1, n2, guest, new_round(database, shoe, 1).id)
+    finally:
+        for db in (n1.database, n2.database, database):
+            db.dispose()
+
+
+@pytest.fixture
+def tie_table(db_url: str) -> Iterator[TieTable]:
+    with tie_table_on(db_url) as table:
+        yield table
+
+
 @pytest.fixture
 def postgres_url() -> Iterator[str]:
     """A fresh PostgreSQL schema: the test below needs a writer to wait for another's lock."""
@@ -231,16 +269,8 @@ def postgres_url() -> Iterator[str]:
 def test_a_batch_that_waits_for_another_counts_what_that_one_committed(
     postgres_url: str,
 ) -> None:
-    database = migrated(postgres_url)
-    n1, n2 = Writer(postgres_url), Writer(postgres_url)
-    try:
-        shoe = setup_table(database, STANDARD)
-        [guest] = players(database, 1, CREDIT)
-        r = new_round(database, shoe, 1)
-
-        def tie(stake: int) -> BetOrder:
-            return BetOrder(guest, "standard", r.id, "place", {"tie": stake})
-
+    with tie_table_on(postgres_url) as table:
+        database, n1, n2, tie = table.database, table.n1, table.n2, table.tie
         answer: list[BetReceipt | Refusal] = []
         waiting = threading.Thread(target=lambda: answer.extend(n2.place([tie(100_000)])))
         with n1.database.write() as c:
@@ -263,10 +293,7 @@ def test_a_batch_that_waits_for_another_counts_what_that_one_committed(
         assert isinstance(second, Refusal) and second.code == RefusalCode.ABOVE_MAXIMUM
         [third] = n2.place([tie(50_000)])
         assert isinstance(third, BetReceipt) and third.bets == {"tie": 200_000}
-        assert held(database, r.id, guest) == {"tie": 200_000}
-    finally:
-        for db in (n1.database, n2.database, database):
-            db.dispose()
+        assert table.held() == {"tie": 200_000}
 
 
 #: A rule set named like the table's but tighter: what its shoe was started with.
@@ -336,74 +363,49 @@ def bets_reads(database: Database) -> list[str]:
 
 
 def test_a_writer_alone_reads_no_bets_after_its_first_batch_and_another_writer_makes_it_read(
-    db_url: str,
+    tie_table: TieTable,
 ) -> None:
-    database = migrated(db_url)
-    n1, n2 = Writer(db_url), Writer(db_url)
-    try:
-        shoe = setup_table(database, STANDARD)
-        [guest] = players(database, 1, CREDIT)
-        r = new_round(database, shoe, 1)
-
-        def tie(stake: int) -> BetOrder:
-            return BetOrder(guest, "standard", r.id, "place", {"tie": stake})
-
-        reads = bets_reads(n1.database)
-        n1.place([tie(10_000)])
-        assert len(reads) == 1  # the first batch reads what the player holds
-        for k in range(2, 6):
-            [receipt] = n1.place([tie(10_000)])
-            assert isinstance(receipt, BetReceipt) and receipt.bets == {"tie": 10_000 * k}
-        assert len(reads) == 1  # nobody else posted to the account: what n1 wrote holds
-        n2.place([tie(100_000)])
+    n1, n2, tie = tie_table.n1, tie_table.n2, tie_table.tie
+    reads = bets_reads(n1.database)
+    n1.place([tie(10_000)])
+    assert len(reads) == 1  # the first batch reads what the player holds
+    for k in range(2, 6):
         [receipt] = n1.place([tie(10_000)])
-        assert len(reads) == 2  # the version moved: n1 reads again, and counts n2's bet
-        assert isinstance(receipt, BetReceipt) and receipt.bets == {"tie": 160_000}
-        assert receipt.bets == held(database, r.id, guest)
-        # An undo posts on its own: the next batch reads again, and holds nothing.
-        [undone] = n1.place([BetOrder(guest, "standard", r.id, "undo", {})])
-        assert isinstance(undone, BetReceipt) and undone.bets == {}
-        [again] = n1.place([tie(1_000)])
-        assert isinstance(again, BetReceipt) and again.bets == {"tie": 1_000} == held(
-            database, r.id, guest
-        )
-    finally:
-        for db in (n1.database, n2.database, database):
-            db.dispose()
+        assert isinstance(receipt, BetReceipt) and receipt.bets == {"tie": 10_000 * k}
+    assert len(reads) == 1  # nobody else posted to the account: what n1 wrote holds
+    n2.place([tie(100_000)])
+    [receipt] = n1.place([tie(10_000)])
+    assert len(reads) == 2  # the version moved: n1 reads again, and counts n2's bet
+    assert isinstance(receipt, BetReceipt) and receipt.bets == {"tie": 160_000}
+    assert receipt.bets == tie_table.held()
+    # An undo posts on its own: the next batch reads again, and holds nothing.
+    [undone] = n1.place([BetOrder(tie_table.guest, "standard", tie_table.round_id, "undo", {})])
+    assert isinstance(undone, BetReceipt) and undone.bets == {}
+    [again] = n1.place([tie(1_000)])
+    assert isinstance(again, BetReceipt) and again.bets == {"tie": 1_000} == tie_table.held()
 
 
 def test_a_batch_rolled_back_leaves_nothing_remembered_for_a_version_another_writer_reaches(
-    db_url: str,
+    tie_table: TieTable,
 ) -> None:
-    database = migrated(db_url)
-    n1, n2 = Writer(db_url), Writer(db_url)
-    try:
-        shoe = setup_table(database, STANDARD)
-        [guest] = players(database, 1, CREDIT)
-        r = new_round(database, shoe, 1)
+    n1, n2, tie = tie_table.n1, tie_table.n2, tie_table.tie
 
-        def tie(stake: int) -> BetOrder:
-            return BetOrder(guest, "standard", r.id, "place", {"tie": stake})
+    # n1's batch stages 150,000 at the next version, then its transaction fails.
+    def staged_then_failed() -> None:
+        with n1.database.write() as c:
+            place_batch(c, [tie(150_000)], rules=n1.rules, stakes=n1.stakes)
+            raise RuntimeError("the commit failed")
 
-        # n1's batch stages 150,000 at the next version, then its transaction fails.
-        def staged_then_failed() -> None:
-            with n1.database.write() as c:
-                place_batch(c, [tie(150_000)], rules=n1.rules, stakes=n1.stakes)
-                raise RuntimeError("the commit failed")
-
-        with pytest.raises(RuntimeError):
-            staged_then_failed()
-        n1.stakes.discard()
-        # n2 brings the account to that same version with other stakes.
-        [other] = n2.place([tie(100_000)])
-        assert isinstance(other, BetReceipt) and other.bets == {"tie": 100_000}
-        # n1 must count the 100,000 it never saw, not the 150,000 that never happened.
-        [receipt] = n1.place([tie(60_000)])
-        assert isinstance(receipt, BetReceipt), receipt
-        assert receipt.bets == {"tie": 160_000} == held(database, r.id, guest)
-    finally:
-        for db in (n1.database, n2.database, database):
-            db.dispose()
+    with pytest.raises(RuntimeError):
+        staged_then_failed()
+    n1.stakes.discard()
+    # n2 brings the account to that same version with other stakes.
+    [other] = n2.place([tie(100_000)])
+    assert isinstance(other, BetReceipt) and other.bets == {"tie": 100_000}
+    # n1 must count the 100,000 it never saw, not the 150,000 that never happened.
+    [receipt] = n1.place([tie(60_000)])
+    assert isinstance(receipt, BetReceipt), receipt
+    assert receipt.bets == {"tie": 160_000} == tie_table.held()
 
 
 def test_every_posting_moves_the_accounts_version_even_when_it_nets_to_nothing(
