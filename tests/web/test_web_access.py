@@ -113,12 +113,15 @@ def test_every_control_is_named_and_results_are_spoken(
 def test_reduced_motion_is_honoured(open_page: Opener, table_server: Served) -> None:
     calm, calm_console = open_page(f"{table_server.url}/#/tables/ez", reduced_motion="reduce")
     lively, lively_console = open_page(f"{table_server.url}/#/tables/ez")
-    blink = "el => getComputedStyle(el).animationName"
+    # The ask's animation while it is shown (four seconds), read as soon as it is drawn: a
+    # road redrawn by a result in between leaves a detached mark with no computed style.
+    blink = """() => { const el = document.querySelector('.road__ask');
+                       return el?.isConnected && getComputedStyle(el).animationName; }"""
     asks = {}
     for page in (calm, lively):
         page.wait_for_selector(".hand .card--revealed")
         page.click(".ask--banker")
-        asks[page] = page.eval_on_selector(".road__ask", blink)  # while the ask is shown
+        asks[page] = page.wait_for_function(blink, polling="raf").json_value()
     assert asks == {calm: "none", lively: "ask-blink"}
     assert calm.eval_on_selector_all(".card--flipping, .card--dealt", "els => els.length") == 0
     lively.wait_for_selector(".card--flipping")  # a flip, at this round's reveal or the next
