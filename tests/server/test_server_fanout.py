@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 from serving import services_required, wait_until
 
+from baccarat.live.cancelling import stop_tasks
 from baccarat.live.table import LiveTable
 from baccarat.rulesets import load_ruleset
 from baccarat.server.broadcast import Broadcast
@@ -157,10 +158,10 @@ async def _nodes(url: str, prefix: str, count: int) -> AsyncIterator[list[tuple[
         yield nodes
     finally:
         for redis, _, _, tasks in nodes:
-            for task in tasks:
-                task.cancel()
-            _, running = await asyncio.wait(tasks, timeout=10)
-            assert not running, f"a fan-out loop ignored its cancellation: {running}"
+            # As the service stops them: cancelled, and a read that outlives its cancellation
+            # (redis-py can swallow it under load) ended by closing the client's connections.
+            stuck = await stop_tasks(tasks, unblock=redis.aclose)
+            assert not stuck, f"a fan-out loop did not stop: {stuck}"
             await asyncio.wait_for(redis.aclose(), 10)
 
 
@@ -373,4 +374,36 @@ def test_a_cancellation_the_client_turns_into_a_timeout_still_stops_the_loops() 
         assert all(task.cancelled() for task in done)
 
     with _deadline(30):  # a loop that runs on would also hang asyncio.run's own cancelling
+        asyncio.run(run())
+
+
+class _Stuck:
+    """A Redis client whose cancelled read waits on its socket again until the client is
+    closed (what a reader stuck past its cancellation looked like under stress-ng)."""
+
+    def __init__(self) -> None:
+        self.closed = asyncio.Event()
+
+    async def xread(self, *_: Any, **__: Any) -> None:
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            await self.closed.wait()
+            raise ConnectionError("Connection closed by the client") from None
+
+    async def aclose(self) -> None:
+        self.closed.set()
+
+
+def test_a_read_stuck_past_its_cancellation_ends_when_the_client_is_closed() -> None:
+    async def run() -> None:
+        client = _Stuck()
+        fanout = RedisFanout(client, "t", {"ez": mirror()})  # type: ignore[arg-type]
+        reader = asyncio.create_task(fanout.run_reader())
+        await asyncio.sleep(0.05)
+        assert await stop_tasks([reader], grace_s=0.2) == [reader]  # cancelling is not enough
+        assert await stop_tasks([reader], grace_s=0.2, unblock=client.aclose) == []
+        assert reader.cancelled()
+
+    with _deadline(30):
         asyncio.run(run())

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy import Connection, text
 
+from baccarat.live.cancelling import stop_tasks
 from baccarat.live.channel import CommandChannel, Runtimes
 from baccarat.live.dealer import Dealer
 from baccarat.live.events import LiveEvent, RoundCancelled, RoundPaid
@@ -382,6 +383,11 @@ class Service:
         """No table is open for bets right now."""
         return all(mirror.phase is not Phase.OPEN for mirror in self.tables.values())
 
+    async def _close_redis(self) -> None:
+        if self._redis is not None:
+            with contextlib.suppress(Exception):
+                await self._redis.aclose()
+
     async def stop(self) -> None:
         if self._lease_task is not None:  # first: it would start a dealer while we stop
             self._lease_task.cancel()
@@ -392,19 +398,15 @@ class Service:
         if self.presence is not None:
             with contextlib.suppress(Exception):
                 await self.presence.leave()
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        stuck = await stop_tasks(self._tasks, unblock=self._close_redis)
+        if stuck:
+            log.warning("left running at stop: %s", ", ".join(t.get_name() for t in stuck))
         if self._bet_queue is not None:
             await self._bet_queue.stop()
         for mirror in self.tables.values():
             for client in list(mirror.clients):
                 client.drop(1001, "the server is stopping")
-        if self._redis is not None:
-            with contextlib.suppress(Exception):
-                await self._redis.aclose()
+        await self._close_redis()
         if self._collector is not None:
             self._collector.uninstall()
         if self._anchor is not None:
