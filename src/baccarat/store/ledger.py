@@ -173,8 +173,8 @@ def post(connection: Connection, transactions: Iterable[Transaction], at: int) -
 def balance_versions(
     connection: Connection, account_ids: Iterable[str], *, lock: bool = False
 ) -> dict[str, tuple[int, int]]:
-    """(balance, version) of the accounts named (missing accounts are left out), with row
-    locks on PostgreSQL when ``lock`` (as ``balances``)."""
+    """(balance, version) of the accounts named (missing accounts are left out); ``lock``
+    takes their row locks on PostgreSQL, as ``balances``."""
     ids = sorted(set(account_ids))
     query = select(accounts.c.id, accounts.c.balance, accounts.c.version).where(
         accounts.c.id.in_(ids)
@@ -193,8 +193,5 @@ def balances(
     ``lock`` takes row locks (``FOR UPDATE``) on PostgreSQL; SQLite's ``BEGIN IMMEDIATE``
     already holds the whole database.
     """
-    ids = sorted(set(account_ids))
-    query = select(accounts.c.id, accounts.c.balance).where(accounts.c.id.in_(ids))
-    if lock and connection.dialect.name == "postgresql":
-        query = query.with_for_update()
-    return {row.id: row.balance for row in connection.execute(query)}
+    held = balance_versions(connection, account_ids, lock=lock)
+    return {account: balance for account, (balance, _) in held.items()}
