@@ -1,14 +1,11 @@
 """Fixtures and helpers of the accounts tests: the database (SQLite, and PostgreSQL when
-reachable), the app factory run in-process with a clock the test moves (its offset; the dealers'
-waits stay real), and a player's calls. Test modules import the fixtures they use (a second
+reachable), the app factory run in-process on a virtual clock the test moves, and a player's calls. Test modules import the fixtures they use (a second
 ``conftest.py`` would clash with ``tests/server``'s under ``--doctest-modules``)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
-import time
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -16,9 +13,11 @@ from typing import Any
 
 import httpx
 import pytest
+from clock_driver import ClockDriver
 from fastapi.testclient import TestClient
 
 from baccarat.server import Settings, create_app, tables_from
+from baccarat.server.clock import VirtualClock
 
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 PG_BASE = "postgresql://postgres@127.0.0.1:5432/test"
@@ -55,31 +54,34 @@ def postgres_schema() -> Iterator[str]:
             connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
-class MovableClock:
-    """The server's one clock: the system clock plus an offset the test moves (a day passes in
-    one call). Waits are real: the dealers keep pacing their rounds, and a betting window
-    closes by the database's clock, which the offset does not move."""
+class TestTime:
+    """The service's virtual clock as a test moves it, in hours and seconds; after each move
+    the dealer has settled (it sleeps again on the clock), so what the test reads next holds."""
 
-    def __init__(self) -> None:
-        self.offset_ms = 0
+    def __init__(self, service: Service, clock: VirtualClock) -> None:
+        self._service = service
+        self._clock = clock
 
     def now_ms(self) -> int:
-        return time.time_ns() // 1_000_000 + self.offset_ms
-
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
+        return self._clock.now_ms()
 
     def advance(self, *, hours: float = 0, seconds: float = 0) -> None:
-        self.offset_ms += int(hours * 3_600_000 + seconds * 1000)
+        self._service.advance(int(hours * 3_600_000 + seconds * 1000))
 
 
-class Service:
-    """A running app (TestClient), its clock, and helpers to act as players."""
+class Service(ClockDriver):
+    """A running app (TestClient, a loopback caller), its virtual clock, and helpers to act
+    as players. Time stands still until the test moves it (``clock.advance``) or steps the
+    table to the state it wants (``betting_round``, ``wait_final``): no betting window closes
+    under a slow request."""
 
-    def __init__(self, client: TestClient, clock: MovableClock, db_url: str) -> None:
+    #: One table, whose dealer is its one sleep at rest.
+    sleepers = 1
+
+    def __init__(self, client: TestClient, db_url: str, clock: VirtualClock | None = None) -> None:
         self.client = client
-        self.clock = clock
         self.db_url = db_url
+        self.clock = TestTime(self, clock or VirtualClock())
 
     def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> httpx.Response:
         headers = dict(kw.pop("headers", {}))
@@ -87,6 +89,17 @@ class Service:
             headers["Authorization"] = f"Bearer {token}"
         response: httpx.Response = self.client.request(method, path, headers=headers, **kw)
         return response
+
+    def get(self, path: str) -> Any:
+        response = self.call("GET", path)
+        response.raise_for_status()
+        return response.json()
+
+    def post_clock(self, ms: int) -> dict[str, Any]:
+        response = self.call("POST", "/api/test/clock", json={"advance_ms": ms})
+        response.raise_for_status()
+        state: dict[str, Any] = response.json()
+        return state
 
     def register_and_login(self, username: str, password: str = "Correct-Horse-9") -> str:
         created = self.call(
@@ -110,18 +123,9 @@ class Service:
         token: str = response.json()["token"]
         return token
 
-    def open_round(self, min_left_ms: int = 1_200, timeout: float = 20.0) -> int:
-        """The id of the open round with some time left to bet."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            data = self.call("GET", "/api/tables/standard").json()
-            state = data["round"]
-            if state and state["phase"] == "open":
-                left = state["closes_at_ms"] - time.time_ns() // 1_000_000
-                if left > min_left_ms:
-                    return int(state["id"])
-            time.sleep(0.02)
-        raise AssertionError("no open round")
+    def betting_round(self) -> int:
+        """The id of the round open for bets (the clock stepped to one if none is)."""
+        return int(self.open_round()["round"]["id"])
 
     def bet(self, token: str, round_id: int, bets: dict[str, int]) -> httpx.Response:
         return self.call(
@@ -132,14 +136,26 @@ class Service:
             headers={"Idempotency-Key": uuid.uuid4().hex},
         )
 
-    def wait_final(self, round_id: int, timeout: float = 20.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            view: dict[str, Any] = self.call("GET", f"/api/rounds/{round_id}").json()
-            if view.get("phase") in ("settled", "voided"):
-                return view
-            time.sleep(0.03)
-        raise AssertionError(f"round {round_id} did not finish")
+    def wait_final(self, round_id: int) -> dict[str, Any]:
+        """Step the clock until round ``round_id`` is settled or void; its view."""
+
+        def final() -> dict[str, Any] | None:
+            view: dict[str, Any] = self.get(f"/api/rounds/{round_id}")
+            return view if view.get("phase") in ("settled", "voided") else None
+
+        return self.advance_until(final, f"round {round_id} to finish")
+
+
+@contextlib.contextmanager
+def serve_in_process(config: Settings) -> Iterator[Service]:
+    """The app of ``config`` on a virtual clock, run by a TestClient as a loopback caller (the
+    clock's route answers only those)."""
+    clock = VirtualClock()
+    app = create_app(config, clock=clock)
+    with TestClient(app, client=("127.0.0.1", 50_000)) as client:
+        service = Service(client, config.db or "", clock)
+        service.settle()
+        yield service
 
 
 def clock_at(ms: int) -> Callable[[], int]:
@@ -148,7 +164,8 @@ def clock_at(ms: int) -> Callable[[], int]:
 
 
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.services)]
-DAY_MS = 24 * 3_600_000
+HOUR_MS = 3_600_000
+DAY_MS = 24 * HOUR_MS
 
 
 @pytest.fixture(name="db_url", params=DATABASES)
@@ -163,18 +180,17 @@ def db_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
 
 @pytest.fixture(name="service")
 def service_fixture(db_url: str) -> Iterator[Service]:
-    """The table service in-process: one standard table with a short betting window."""
-    clock = MovableClock()
+    """The table service in-process on a virtual clock: one standard table."""
     # The tests move the clock days ahead: tokens neither idle out nor expire on their own
     # (but a login's after ``session_lifetime_ms``); test_accounts_session_lifetime tests those.
     config = Settings(
         db=db_url,
-        # A window a test's few requests fit in with time to spare on a loaded machine.
-        tables=tables_from(["standard"], betting_ms=1800, reveal_ms=5, result_ms=10),
+        # An hour's window: the virtual clock moves minutes within one round (a bet before
+        # and after a limit passes), and a step still goes straight to its close.
+        tables=tables_from(["standard"], betting_ms=HOUR_MS, reveal_ms=5, result_ms=10),
         idle_minutes=365 * DAY_MS / 60_000,
         session_hours=1,
         guest_hours=365 * DAY_MS / 3_600_000,
     )
-    app = create_app(config, clock=clock)
-    with TestClient(app) as client:
-        yield Service(client, clock, db_url)
+    with serve_in_process(config) as service:
+        yield service

@@ -94,7 +94,7 @@ def test_demo_play_adds_up_apart_and_a_leak_into_real_money_is_caught(service: S
     assert (
         service.call("POST", "/api/me/deposits", real, json={"amount": 50_000}).status_code == 201
     )
-    round_id = service.open_round()
+    round_id = service.betting_round()
     for token, stake in ((guest, 7_000), (real, 3_000)):
         placed = service.bet(token, round_id, {"banker": stake})
         assert placed.status_code == 200, placed.text

@@ -47,7 +47,7 @@ def test_recall_of_the_last_10_rounds_matches_the_ledger(service: Service) -> No
     player_id = service.call("GET", "/api/me", token).json()["id"]
     played: list[int] = []
     for index in range(11):
-        round_id = service.open_round()
+        round_id = service.betting_round()
         response = service.bet(token, round_id, SPOTS[index % len(SPOTS)])
         assert response.status_code == 200, response.text
         played.append(round_id)

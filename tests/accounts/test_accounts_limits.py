@@ -93,7 +93,7 @@ def test_a_loss_limit_reached_mid_session_refuses_and_changes_nothing(service: S
         service.call("POST", "/api/me/deposits", token, json={"amount": 100_000}).status_code == 201
     )
     _put(service, token, "loss", "24h", 1_000)
-    round_id = service.open_round()
+    round_id = service.betting_round()
     accepted = service.bet(token, round_id, {"player": 1_000})
     assert accepted.status_code == 200, accepted.text
     before = _ledger_counts(service.db_url)
@@ -138,7 +138,7 @@ def test_time_out_and_self_exclusion_cannot_be_shortened(service: Service) -> No
     # A guest's demo money takes no deposit anyway; the bet is what the break refuses.
     deposit = service.call("POST", "/api/me/deposits", guest, json={"amount": 100})
     assert deposit.status_code == 403 and deposit.json()["error"]["code"] == "demo_account"
-    round_id = service.open_round()
+    round_id = service.betting_round()
     bet = service.bet(guest, round_id, {"player": 100})
     assert bet.status_code == 403 and bet.json()["error"]["code"] == "time_out"
 
@@ -154,7 +154,7 @@ def test_time_out_and_self_exclusion_cannot_be_shortened(service: Service) -> No
     assert shorter_exclusion.status_code == 422
     # Three days on, the time-out is over but the self-exclusion holds.
     service.clock.advance(hours=72)
-    bet = service.bet(guest, service.open_round(), {"player": 100})
+    bet = service.bet(guest, service.betting_round(), {"player": 100})
     assert bet.status_code == 403 and bet.json()["error"]["code"] == "self_excluded"
     # And hank's time-out is over: he can log in again.
     assert service.login("hank")["token"]
@@ -169,7 +169,7 @@ def test_session_limit_lets_the_running_round_finish(service: Service) -> None:
         json={"time_limit_s": 300, "reality_check_every_s": None},
     )
     assert settings.status_code == 200, settings.text
-    round_id = service.open_round()
+    round_id = service.betting_round()
     accepted = service.bet(token, round_id, {"player": 500})
     assert accepted.status_code == 200, accepted.text
     service.clock.advance(seconds=300)
@@ -181,7 +181,7 @@ def test_session_limit_lets_the_running_round_finish(service: Service) -> None:
     [recalled] = history["rounds"]
     assert recalled["round_id"] == round_id and recalled["staked"] == 500
     assert [b["outcome"] for b in recalled["bets"]] == ["settled"]
-    later = service.open_round()
+    later = service.betting_round()
     assert service.bet(token, later, {"player": 500}).status_code == 403
     session = service.call("GET", "/api/me/session", token).json()
     assert session["limit_reached"] and session["may_end"]
@@ -201,7 +201,7 @@ def test_a_due_reality_check_blocks_bets_until_acknowledged(service: Service) ->
     session = service.call("GET", "/api/me/session", token).json()
     assert session["reality_check_due"] and session["reality_check"]["type"] == "reality_check"
     assert session["reality_check"]["time_played_s"] == session["time_played_s"]
-    round_id = service.open_round()
+    round_id = service.betting_round()
     blocked = service.bet(token, round_id, {"player": 100})
     assert blocked.status_code == 409 and blocked.json()["error"]["code"] == "reality_check_due"
     ack = service.call("POST", "/api/me/reality-check/ack", token)
@@ -239,7 +239,8 @@ def test_a_due_reality_check_is_pushed_once_to_the_players_own_socket(service: S
         assert event["message"].startswith("You have played for 5 min")
         # The other player's socket sees the table's events but never this one: read it up to
         # a table event published after the push (a socket's messages keep their order).
-        pushed_at_ms = time.time_ns() // 1_000_000
+        pushed_at_ms = service.clock.now_ms()
+        service.step()  # the table's next event, stamped after the push
         while True:
             message = theirs.receive_json()
             seen_by_other.append(message["type"])

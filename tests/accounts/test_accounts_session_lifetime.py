@@ -12,14 +12,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from accounts_support import MovableClock, Service, db_url_fixture  # noqa: F401
-from fastapi.testclient import TestClient
+from accounts_support import HOUR_MS, Service, db_url_fixture, serve_in_process  # noqa: F401
 from sqlalchemy import select, update
 from starlette.testclient import WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 from baccarat.passwords import hash_password
-from baccarat.server import Settings, create_app, tables_from
+from baccarat.server import Settings, tables_from
 from baccarat.store import Database
 from baccarat.store.players import token_hash
 from baccarat.store.schema import auth_sessions, bets, staff_sessions, ws_tickets
@@ -31,16 +30,17 @@ IDLE_S = 10 * MINUTE
 
 @pytest.fixture(name="service")
 def short_sessions(db_url: str) -> Iterator[Service]:
-    clock = MovableClock()
     config = Settings(
         db=db_url,
-        tables=tables_from(["standard"], betting_ms=1800, reveal_ms=5, result_ms=10),
+        # An hour's window: the virtual clock moves minutes within one round (a bet before
+        # and after a limit passes), and a step still goes straight to its close.
+        tables=tables_from(["standard"], betting_ms=HOUR_MS, reveal_ms=5, result_ms=10),
         idle_minutes=IDLE_S / 60,
         session_hours=1,
         guest_hours=2,
     )
-    with TestClient(create_app(config, clock=clock)) as client:
-        yield Service(client, clock, db_url)
+    with serve_in_process(config) as service:
+        yield service
 
 
 def me(service: Service, token: str) -> int:
@@ -183,7 +183,7 @@ def test_a_bet_on_a_session_ended_in_the_database_places_nothing(service: Servic
     """The bet path remembers who holds a token; the bet queue checks the session in the bet's
     own transaction, so a session ended elsewhere places nothing, even once known."""
     token = service.guest()
-    round_id = service.open_round()
+    round_id = service.betting_round()
     first = service.bet(token, round_id, {"player": 100})
     assert first.status_code == 200, first.text
     balance = first.json()["balance"]
@@ -204,7 +204,7 @@ def test_a_bet_on_a_session_ended_in_the_database_places_nothing(service: Servic
 def test_betting_keeps_a_session_from_idling_out(service: Service) -> None:
     token = service.guest()
     for _ in range(3):
-        round_id = service.open_round()
+        round_id = service.betting_round()
         service.clock.advance(seconds=IDLE_S * 0.6)
         placed = service.bet(token, round_id, {"player": 100})
         assert placed.status_code == 200, placed.text

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from accounts_support import MovableClock, Service, db_url_fixture  # noqa: F401
+from accounts_support import Service, db_url_fixture  # noqa: F401
 from fastapi.testclient import TestClient
 from sqlalchemy import text
 from typer.testing import CliRunner
@@ -46,7 +46,8 @@ def _serve(db_url: str, anchor: Path) -> TestClient:
         audit_anchor_every=EVERY,
         session_hours=1,
     )
-    return TestClient(create_app(config, clock=MovableClock()))
+    # The system's clock: the anchor is looked at each (real) second.
+    return TestClient(create_app(config))
 
 
 def _anchors(path: Path) -> list[Anchor]:
@@ -68,7 +69,7 @@ def test_records_removed_from_the_end_are_found(
 ) -> None:
     anchor = tmp_path / "anchors" / "audit-anchor.jsonl"
     with _serve(db_url, anchor) as client:
-        service = Service(client, MovableClock(), db_url)
+        service = Service(client, db_url)
         token = service.register_and_login("ivy")
         for amount in (5_000, 4_000, 3_000):
             limit = {"kind": "wager", "period": "7d", "amount": amount}
@@ -115,7 +116,7 @@ def test_records_removed_from_the_end_are_found(
 
 def test_a_bad_anchor_file_is_a_one_line_error(db_url: str, tmp_path: Path) -> None:
     with _serve(db_url, tmp_path / "a.jsonl") as client:
-        Service(client, MovableClock(), db_url).register_and_login("ivy")
+        Service(client, db_url).register_and_login("ivy")
     missing = tmp_path / "nowhere.jsonl"
     code, output = _verify(db_url, "--anchor", str(missing))
     assert code == 2 and output.strip() == (

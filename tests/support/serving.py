@@ -13,10 +13,8 @@ database and can be killed with SIGKILL. The console script itself is covered wh
 
 A test that drives a table does it on a virtual clock (``virtual_clock=True``: ``serve
 --virtual-clock on``, which only a test may start): time stands still until the test moves
-it (``advance``, ``step``, ``advance_until``), so no betting window closes and no result goes
-by while a loaded machine is slow, and none is slept through. After each move the test waits,
-in real time and generously, for every dealer to be asleep again before it looks: what it
-then reads stays so until its next move.
+it (``advance``, ``step``, ``advance_until``: ``clock_driver.ClockDriver``), so no betting
+window closes and no result goes by while a loaded machine is slow, and none is slept through.
 """
 
 from __future__ import annotations
@@ -26,13 +24,13 @@ import os
 import signal
 import socket
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from multiprocessing.context import ForkServerProcess
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
+from clock_driver import ClockDriver, wait_until
 from serve_child import run_serve
 
 __all__ = [
@@ -44,11 +42,6 @@ __all__ = [
 ]
 
 BIN = Path(sys.executable).parent
-T = TypeVar("T")
-#: Real seconds a test waits for the dealers to sleep again after a move of the virtual
-#: clock, and for a condition it steps the clock towards: generous, for a loaded machine.
-SETTLE_S = 60.0
-ADVANCE_S = 120.0
 
 #: The modules the forkserver imports once, before it forks any server.
 PRELOAD = ["serve_child", "baccarat.cli", "baccarat.cli.serve", "baccarat.server.app"]
@@ -67,19 +60,7 @@ def free_port() -> int:
         return port
 
 
-def wait_until(check: Callable[[], T | None], timeout: float, what: str, step: float = 0.02) -> T:
-    """Poll ``check`` until it returns something other than ``None``/``False``."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value is not None and value is not False:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(step)
-
-
-class ServerProcess:
+class ServerProcess(ClockDriver):
     """``baccarat serve`` in a process of its own on a free port, restartable and killable."""
 
     def __init__(
@@ -199,84 +180,13 @@ class ServerProcess:
         if self.process.is_alive():
             self.kill()
 
-    # -- the virtual clock ------------------------------------------------------------
+    # -- the virtual clock (ClockDriver's moves go through these) ------------------------
 
-    def clock(self) -> dict[str, Any]:
-        """The virtual clock: ``now_ms``, ``sleeping`` (sleeps waiting) and ``next_ms``."""
-        state: dict[str, Any] = self.get("/api/test/clock")
-        return state
-
-    def settle(self, timeout: float = SETTLE_S) -> dict[str, Any]:
-        """Wait (real time) until every dealer sleeps on the virtual clock; its state."""
-        return wait_until(
-            lambda: (state := self.clock())["sleeping"] >= self.sleepers and state,
-            timeout,
-            f"{self.sleepers} dealer(s) to wait on the virtual clock",
-        )
-
-    def advance(self, ms: int, *, settle: bool = True) -> int:
-        """Move the virtual clock ``ms`` ahead (the sleeps it passes wake, earliest first),
-        then wait for the dealers to be asleep again; the new time."""
+    def post_clock(self, ms: int) -> dict[str, Any]:
         response = httpx.post(f"{self.url}/api/test/clock", json={"advance_ms": ms}, timeout=10)
         response.raise_for_status()
-        now: int = response.json()["now_ms"]
-        if settle:
-            self.settle()
-        return now
-
-    def step(self) -> int:
-        """Move the virtual clock to the next deadline a dealer waits for (one step of one
-        table: a card, a result's end), or, when every table takes bets, to the first
-        window's close; the new time."""
-        state = self.settle()
-        now, target = state["now_ms"], state["next_ms"]
-        rounds = [view["round"] for view in self.get("/api/tables")]
-        if rounds and all(state and state["phase"] == "open" for state in rounds):
-            # Until its close a window's dealer wakes only to show the stakes (every half
-            # second): a step goes straight to the close.
-            target = min(state["closes_at_ms"] for state in rounds)
-        return self.advance(max(1, target - now))
-
-    def close_bets(self, table_id: str = "standard") -> int:
-        """Move the virtual clock to the close of ``table_id``'s open window (the dealer
-        closes it there); the new time."""
-        view = self.get(f"/api/tables/{table_id}")
-        state = view["round"]
-        assert state and state["phase"] == "open", f"no window open at {table_id}: {state}"
-        return self.advance(max(0, state["closes_at_ms"] - self.clock()["now_ms"]))
-
-    def advance_until(
-        self, check: Callable[[], T | None], what: str, timeout: float = ADVANCE_S
-    ) -> T:
-        """Step the virtual clock until ``check`` returns something other than ``None`` or
-        ``False`` (looked at only while the dealers sleep); that value."""
-        deadline = time.monotonic() + timeout
-        while True:
-            self.settle()
-            value = check()
-            if value is not None and value is not False:
-                return value
-            if time.monotonic() > deadline:
-                raise AssertionError(f"timed out after {timeout}s stepping the clock to {what}")
-            self.step()
-
-    def open_round(self, table_id: str = "standard", after: int = 0) -> dict[str, Any]:
-        """Step until ``table_id`` has a round open for bets with an id above ``after``;
-        the table's view."""
-
-        deadline = time.monotonic() + ADVANCE_S
-        while True:
-            self.settle()
-            view: dict[str, Any] = self.get(f"/api/tables/{table_id}")
-            state = view["round"]
-            if state and state["phase"] == "open" and state["id"] > after:
-                return view
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no round of {table_id} opened after {after}")
-            if state and state["phase"] == "open":
-                self.close_bets(table_id)  # a round before the one wanted: on to its close
-            else:
-                self.step()
+        state: dict[str, Any] = response.json()
+        return state
 
     def get(self, path: str) -> Any:
         """``GET path`` as JSON (a 2xx answer is required)."""

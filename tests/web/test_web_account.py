@@ -363,7 +363,7 @@ def test_a_time_out_taken_in_the_page_logs_out_and_refuses_the_next_login(
     # The break the server keeps ends where the page said, three days (and a little) from now.
     ends = page.inner_text("#notice").removeprefix("Your time-out has started. It ends at ")
     until = datetime.strptime(ends, "%Y-%m-%d %H:%M:%S UTC.").replace(tzinfo=UTC)
-    now = datetime.fromtimestamp(served.clock()["now_ms"] / 1000, tz=UTC)
+    now = datetime.fromtimestamp(served.clock_state()["now_ms"] / 1000, tz=UTC)
     assert timedelta(days=3) - timedelta(minutes=1) < until - now <= timedelta(days=3)
     # Logging in during it is refused in words.
     page.click("#login")

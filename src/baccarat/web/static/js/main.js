@@ -19,10 +19,23 @@ import { mountTable } from "./table.js";
 
 // The language and the money first: every view and dialog is built in them. The server names
 // the one currency of its tables and balances (asked once; account.js reads the same answer).
-const configured = api.config().then(
-  (/** @type {any} */ config) => setCurrency(config?.currency, config?.minor_unit),
-  () => {},
-);
+// A failed answer (a busy or restarting server) is asked again a few times: until it comes,
+// money would be written in dollars on a rupiah table.
+const configured = (async () => {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const config = await api.config();
+      setCurrency(config?.currency, config?.minor_unit);
+      return;
+    } catch (error) {
+      if (attempt === 4) {
+        console.warn("the server's configuration was not read; money is shown in US dollars", error);
+        return;
+      }
+      await new Promise((resolve) => window.setTimeout(resolve, 300 * attempt));
+    }
+  }
+})();
 await setLanguage(preferredLanguage(), { remember: false }).catch(() => setLanguage("en", { remember: false }));
 await configured;
 bindMarked(document);
