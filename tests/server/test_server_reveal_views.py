@@ -1,21 +1,24 @@
 """No view shows a card before its reveal, nor the winner before the result is announced.
 
 One real ``baccarat serve`` per database with a face-up table (``standard``) and a face-down
-one (``ez``), both revealing slowly. A player bets on a round at each table; then every view
-of that round is polled as fast as it answers until the round is settled: the history (JSON
-and CSV), ``GET /api/rounds/{id}``, the table snapshot, a fresh WebSocket's snapshot and the
-shoe record. A spectator WebSocket records when each ``card`` and the ``round_result`` arrive.
+one (``ez``), on a virtual clock. A player bets on a round at each table; then every view of
+that round is polled until the round is settled: the history (JSON and CSV),
+``GET /api/rounds/{id}``, the table snapshot, a fresh WebSocket's snapshot and the shoe record.
+A spectator WebSocket records when each ``card`` and the ``round_result`` arrive.
 
-A poll is early if it shows a card (or the winner) that the spectator had not received within
-``GRACE_S`` after the poll's answer arrived: the server publishes an event before it records
-the reveal, so a correct view trails the feed by a few milliseconds, while a leak shows cards
-``REVEAL_MS`` to several seconds ahead of it.
+The test moves the clock one step at a time (a card, a result), and only once every view has
+been looked at since the last step and the spectator has received what the step published:
+every view is polled at every step of the reveal, whatever the machine's load, and between
+two steps nothing changes. A poll is early if it shows a card (or the winner) that the
+spectator had not received when the poll's answer arrived (``GRACE_S`` allows for the
+feed's last milliseconds).
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
+import functools
 import io
 import json
 import time
@@ -30,9 +33,8 @@ import websockets
 from server_support import new_player
 from serving import ServerProcess
 
-#: Long enough that every view is polled a few times while the cards turn, on a loaded machine
-#: (three test workers on two cores, a cold clone compiling its modules).
-REVEAL_MS = 1200  # every view polled at least once within a reveal on a loaded machine
+#: A reveal's length, in virtual milliseconds (the clock steps over it).
+REVEAL_MS = 1200
 GRACE_S = 0.1
 #: Table id -> dealing.
 TABLES = {"standard": "face-up", "ez": "face-down"}
@@ -45,9 +47,10 @@ def server(module_db_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         module_db_url,
         tmp_path_factory.mktemp("reveal-views"),
         tables="standard,ez:face-down",
-        betting_seconds=2.0,  # a bet and its feed fit on a loaded machine (1 s was missed)
+        betting_seconds=120,
         reveal_ms=REVEAL_MS,
         result_ms=100,
+        virtual_clock=True,
     ).start()
     yield process
     process.stop()
@@ -208,28 +211,119 @@ def _views(
     }
 
 
-async def _poll(view: Callable[[], Awaitable[Seen | None]], feed: Feed, out: list[Seen]) -> None:
-    """Poll until the round is settled, then once more (the final state)."""
+@dataclass
+class Stepper:
+    """Who may look when: polls start only while the clock stands still (``still``), and the
+    clock moves only when no poll is in flight."""
+
+    still: asyncio.Event = field(default_factory=asyncio.Event)
+    in_flight: int = 0
+    #: Steps taken so far; ``looked[(table, view)]`` is the step a view was last polled at.
+    steps: int = 0
+    looked: dict[tuple[str, str], int] = field(default_factory=dict)
+
+
+async def _poll(
+    table: str,
+    name: str,
+    view: Callable[[], Awaitable[Seen | None]],
+    feed: Feed,
+    stepper: Stepper,
+    out: list[Seen],
+) -> None:
+    """Poll while the clock stands still, until the round is settled, then once more."""
     while True:
+        await stepper.still.wait()
         finished = feed.settled.is_set()
-        seen = await view()
+        step = stepper.steps
+        stepper.in_flight += 1
+        try:
+            seen = await view()
+        finally:
+            stepper.in_flight -= 1
+        stepper.looked[(table, name)] = step
         if seen is not None:
             out.append(Seen(seen.view, time.monotonic(), seen.codes, seen.indexed, seen.winner))
         if finished:
             return
+        await asyncio.sleep(0.01)
 
 
-async def _watch(server: ServerProcess, token: str, table: str) -> tuple[Feed, list[Seen]]:
-    feed, opened = Feed(), asyncio.Queue[dict[str, Any]]()
-    listener = asyncio.create_task(_listen(f"{server.ws_url}/ws/tables/{table}", feed, opened))
+def _caught_up(feed: Feed, view: dict[str, Any]) -> bool:
+    """Whether the spectator has received what the table's snapshot shows of the round."""
+    state = view["round"]
+    if state is None or state["id"] != feed.round_id:
+        return feed.settled.is_set()  # the watched round is over: its feed ends with it
+    if state["phase"] != "open" and feed.closed_at is None:
+        return False
+    return len(feed.cards) >= len(view["cards"]) and (
+        view["result"] is None or feed.result_at is not None
+    )
+
+
+def _all_caught_up(feeds: dict[str, Feed], snapshots: dict[str, dict[str, Any]]) -> bool:
+    return all(_caught_up(feed, snapshots[table]) for table, feed in feeds.items())
+
+
+async def _until(check: Callable[[], bool], what: str) -> None:
+    deadline = time.monotonic() + 60
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+async def _drive(server: ServerProcess, feeds: dict[str, Feed], stepper: Stepper) -> None:
+    """Step the clock until every watched round is settled: each step once every view of
+    every unfinished table has been polled since the last one, and the spectator has caught
+    up with it."""
+    views = ("history", "history.csv", "rounds", "table", "ws-snapshot", "shoe-record")
+    while not all(feed.settled.is_set() for feed in feeds.values()):
+        await _until(
+            lambda: all(
+                stepper.looked.get((table, view), -1) >= stepper.steps
+                for table, feed in feeds.items()
+                if not feed.settled.is_set()
+                for view in views
+            ),
+            f"every view polled at step {stepper.steps}",
+        )
+        stepper.still.clear()
+        await _until(lambda: stepper.in_flight == 0, "the polls in flight")
+        await asyncio.to_thread(server.step)
+        snapshots = {
+            table: await asyncio.to_thread(server.get, f"/api/tables/{table}") for table in feeds
+        }
+        await _until(
+            functools.partial(_all_caught_up, feeds, snapshots),
+            "the spectators to receive the step's events",
+        )
+        stepper.steps += 1
+        stepper.still.set()
+
+
+async def _watch_all(server: ServerProcess, token: str) -> dict[str, tuple[Feed, list[Seen]]]:
+    feeds = {table: Feed() for table in TABLES}
+    seen: dict[str, list[Seen]] = {table: [] for table in TABLES}
+    stepper = Stepper()
     headers = {"Authorization": f"Bearer {token}"}
-    seen: list[Seen] = []
     async with httpx.AsyncClient(base_url=server.url, headers=headers, timeout=10) as client:
-        await _bet_on_next_round(client, table, feed, opened)
-        views = _views(client, server.ws_url, table, feed)
-        polls = [asyncio.create_task(_poll(view, feed, seen)) for view in views.values()]
-        await asyncio.wait_for(asyncio.gather(listener, *polls), 30)
-    return feed, seen
+        listeners, bets = [], []
+        for table, feed in feeds.items():
+            opened = asyncio.Queue[dict[str, Any]]()
+            url = f"{server.ws_url}/ws/tables/{table}"
+            listeners.append(asyncio.create_task(_listen(url, feed, opened)))
+            bets.append(_bet_on_next_round(client, table, feed, opened))
+        await asyncio.gather(*bets)
+        stepper.still.set()
+        polls = [
+            asyncio.create_task(_poll(table, name, view, feeds[table], stepper, seen[table]))
+            for table in TABLES
+            for name, view in _views(client, server.ws_url, table, feeds[table]).items()
+        ]
+        await asyncio.wait_for(
+            asyncio.gather(_drive(server, feeds, stepper), *listeners, *polls), 120
+        )
+    return {table: (feeds[table], seen[table]) for table in TABLES}
 
 
 def _early(seen: Seen, feed: Feed) -> list[str]:
@@ -252,12 +346,9 @@ def test_no_view_shows_a_card_or_the_winner_before_its_reveal(server: ServerProc
     with server.client() as anonymous:
         _, token = new_player(anonymous)
 
-    async def both() -> list[tuple[Feed, list[Seen]]]:
-        return list(await asyncio.gather(*(_watch(server, token, t) for t in TABLES)))
-
-    watched = asyncio.run(both())
+    watched = asyncio.run(_watch_all(server, token))
     problems: list[str] = []
-    for table, (feed, seen) in zip(TABLES, watched, strict=True):
+    for table, (feed, seen) in watched.items():
         assert feed.closed_at is not None and feed.result_at is not None
         assert 4 <= len(feed.cards) <= 6
         assert (feed.squeezes == len(feed.cards)) == (TABLES[table] == "face-down")

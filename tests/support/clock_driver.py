@@ -122,3 +122,19 @@ class ClockDriver:
                 self.close_bets(table_id)  # a round before the one wanted: on to its close
             else:
                 self.step()
+
+    def play_rounds(self, count: int, table_id: str = "standard", stride_ms: int = 120_000) -> int:
+        """Deal ``count`` rounds at every table in long strides of the clock (each stride wakes
+        every dealer once, whatever its wait), until ``table_id`` opens the round ``count``
+        after the one it has now; that round's id. Far cheaper than ``step`` when several
+        tables deal and nobody looks between the cards."""
+        state = self.get(f"/api/tables/{table_id}")["round"]
+        target = (state["id"] if state else 0) + count
+        deadline = time.monotonic() + ADVANCE_S
+        while True:
+            state = self.get(f"/api/tables/{table_id}")["round"]
+            if state and state["phase"] == "open" and state["id"] >= target:
+                return int(state["id"])
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{table_id} did not reach round {target}")
+            self.advance(stride_ms)

@@ -22,7 +22,17 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Page
-from web_support import SCREENSHOTS, Opener, Served, TablePage, call_module, money, serve_web
+from web_support import (
+    SCREENSHOTS,
+    VIRTUAL_WINDOW_S,
+    Opener,
+    Served,
+    TablePage,
+    call_module,
+    drive_to_open,
+    money,
+    serve_web,
+)
 
 pytest_plugins = ("web_support",)
 
@@ -36,15 +46,16 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 @pytest.fixture(scope="module")
 def admin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """One standard table with a betting window long enough to void a round from the page;
-    an operator ``marta`` and an auditor ``eve``, made by the command."""
+    """One standard table on a virtual clock (a window stays open while a round is voided
+    from the page); an operator ``marta`` and an auditor ``eve``, made by the command."""
     served = serve_web(
         tmp_path_factory.mktemp("web-admin"),
         tables="standard",
-        betting_seconds=20,
+        betting_seconds=VIRTUAL_WINDOW_S,
         reveal_ms=100,
         result_ms=400,
         demo_credit=150_000,
+        virtual_clock=True,
     )
     try:
         command = [str(BIN / "baccarat"), "admin", "create-user", "--db", served.db_url]
@@ -108,7 +119,7 @@ def test_an_operator_voids_a_guests_round_and_everyone_sees_it(
     guest = TablePage(guest_page)
     before = guest.join()
     guest.open_table("standard")
-    round_id = guest.wait_open(at_least=16)
+    round_id = drive_to_open(guest, admin_server, later=False)
     guest.chip(500)
     guest.bet("player")
     guest.chip(100)

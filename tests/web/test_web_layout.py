@@ -180,9 +180,11 @@ def test_cards_scale_with_the_felt_on_a_wide_screen(
     open_page: Opener, table_server: Served
 ) -> None:
     page, console = open_page(f"{table_server.url}/#/tables/standard", viewport=WIDE)
-    page.wait_for_selector(".hand__cards .card")
-    # The laid-out width: a card being dealt in or turned over is transformed on its way.
-    width = page.evaluate("document.querySelector('.hand__cards .card .card__inner').offsetWidth")
+    # The laid-out width: a card being dealt in or turned over is transformed on its way. Read
+    # in the same look that finds the card: the next round may clear the hands in between.
+    width = page.wait_for_function(
+        "document.querySelector('.hand__cards .card .card__inner')?.offsetWidth || false"
+    ).json_value()
     assert width >= 100, f"a card is {width}px wide at 1440×900"
     assert scroll_width(page) <= WIDE["width"]
     assert console.unexpected() == []

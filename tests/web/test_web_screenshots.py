@@ -2,52 +2,39 @@
 the table in Bahasa Indonesia.
 
 Saved under ``docs/screenshots/`` for ``docs/web.md`` and the README. The pages play the same
-round (a guest each, with bets on three spots): one shot while the bets stand in the window,
-then each page at the result with cards and roads; the test also checks that nothing on the page
-is wider than the screen. (The verified fairness panel is taken by ``test_web_verify``.)
+round (a guest each, with bets on three spots) on a virtual clock: one shot while the bets stand
+in the window, then each page at the result with cards and roads, time standing still for each;
+the test also checks that nothing on the page is wider than the screen. (The verified fairness panel is taken by ``test_web_verify``.)
 """
 
 from __future__ import annotations
 
-import re
-
-from playwright.sync_api import Page, WebSocketRoute
 from web_support import (
     DESKTOP,
-    LONG_WINDOW_LEFT_S,
     PHONE,
     SCREENSHOTS,
     Opener,
     Served,
     TablePage,
+    drive_to_open,
+    drive_to_result,
     no_sideways_scroll,
+    wait_still,
 )
 
 pytest_plugins = ("web_support",)
 
 
-def freezable(page: Page) -> dict[str, bool]:
-    """Relay the table feed to ``page`` until ``frozen`` is set: then the page stays as it is
-    (the result stays up) however long the screenshot takes."""
-    switch = {"frozen": False}
-
-    def feed(socket: WebSocketRoute) -> None:
-        server = socket.connect_to_server()
-        server.on_message(lambda message: None if switch["frozen"] else socket.send(message))
-
-    page.route_web_socket(re.compile(r".*/ws/tables/.*"), feed)
-    return switch
-
-
-def test_screenshots(open_page: Opener, long_window_server: Served) -> None:
-    # Three pages bet on one round: a window that fits them on a loaded machine.
-    table_server = long_window_server
+def test_screenshots(open_page: Opener, virtual_server: Served) -> None:
+    served = virtual_server
+    # Some rounds first, for the roads in the lobby and at the table.
+    served.play_rounds(8)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    # Reduced motion: no flip or entrance is caught half-way in the short result pause.
+    # Reduced motion: no flip or entrance is caught half-way.
     calm = {"reduced_motion": "reduce"}
-    desktop, desktop_console = open_page(f"{table_server.url}/", viewport=DESKTOP, **calm)
+    desktop, desktop_console = open_page(f"{served.url}/", viewport=DESKTOP, **calm)
     phone, phone_console = open_page(
-        f"{table_server.url}/",
+        f"{served.url}/",
         viewport=PHONE,
         device_scale_factor=2,
         is_mobile=True,
@@ -55,13 +42,12 @@ def test_screenshots(open_page: Opener, long_window_server: Served) -> None:
         **calm,
     )
     indonesian, indonesian_console = open_page(
-        f"{table_server.url}/", viewport=DESKTOP, locale="id-ID", **calm
+        f"{served.url}/", viewport=DESKTOP, locale="id-ID", **calm
     )
     pages = {"desktop": desktop, "phone": phone, "id-desktop": indonesian}
-    switches = {name: freezable(page) for name, page in pages.items()}
     for name, page in pages.items():
-        page.wait_for_selector(".lobby-card .road__big")  # some rounds on the mini roads
-        page.wait_for_timeout(300)
+        page.wait_for_selector(".lobby-card .road__big")
+        wait_still(page)
         no_sideways_scroll(page)
         if page is not indonesian:
             page.screenshot(path=SCREENSHOTS / f"lobby-{name}.png")
@@ -72,9 +58,15 @@ def test_screenshots(open_page: Opener, long_window_server: Served) -> None:
             TablePage(page).join()
         TablePage(page).open_table("standard")
 
-    TablePage(desktop).wait_open(at_least=LONG_WINDOW_LEFT_S)
+    # Time stands still from here to the shots: the window stays open while three pages bet,
+    # and the result stays up while they are taken.
+    round_id = drive_to_open(TablePage(desktop), served, later=False)
     for page in pages.values():
         table = TablePage(page)
+        page.wait_for_function(
+            "id => Number(document.querySelector('.stage__round').dataset.round) === id",
+            arg=round_id,
+        )
         table.chip(1000)
         table.bet("player")
         table.chip(500)
@@ -83,11 +75,11 @@ def test_screenshots(open_page: Opener, long_window_server: Served) -> None:
     # Mid-round: the stakes on the felt while the window counts down.
     TablePage(desktop).wait_stakes({"player": 1000, "tie": 500, "player_pair": 500})
     desktop.screenshot(path=SCREENSHOTS / "table-betting-desktop.png")
+    drive_to_result(served, round_id)
     for name, page in pages.items():
         TablePage(page).wait_result()
         page.wait_for_selector(".result__line")
-        switches[name]["frozen"] = True
-    for name, page in pages.items():
+        wait_still(page)
         no_sideways_scroll(page)
         page.screenshot(path=SCREENSHOTS / f"table-{name}.png")
     assert desktop_console.unexpected() == phone_console.unexpected() == []
