@@ -24,7 +24,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from playwright.sync_api import Page, ViewportSize
-from web_support import PHONE, Opener, Served, TablePage, no_sideways_scroll
+from web_support import (
+    PHONE,
+    Opener,
+    Served,
+    TablePage,
+    drive_to_open,
+    drive_to_result,
+    no_sideways_scroll,
+)
 
 from baccarat.bets import BET_TYPES
 from baccarat.fair import ALGORITHM
@@ -445,7 +453,7 @@ def foreign_words(
 @pytest.mark.parametrize(("language", "viewport_name"), VISITS)
 def test_a_visit_in_each_language(
     open_page: Opener,
-    table_server: Served,
+    virtual_server: Served,
     catalogues: dict[str, Catalogue],
     language: str,
     viewport_name: str,
@@ -459,7 +467,10 @@ def test_a_visit_in_each_language(
     keys = re.compile(rf"\b(?:{'|'.join(map(re.escape, namespaces))})\.[a-z0-9_.-]+")
     # Reduced motion: a card dealt in slides from off the table, wider than a phone for a moment.
     page, console = open_page(
-        f"{table_server.url}/", viewport=viewport, locale=LOCALES[language], reduced_motion="reduce"
+        f"{virtual_server.url}/",
+        viewport=viewport,
+        locale=LOCALES[language],
+        reduced_motion="reduce",
     )
     table = TablePage(page)
 
@@ -489,7 +500,8 @@ def test_a_visit_in_each_language(
     assert len(names) == len(set(names)), names
     assert {mine["bet.dragon_bonus_player"], mine["bet.dragon_bonus_banker"]} <= set(names)
     # A refused stake: Perfect Pair takes at most $500, so a second $500 chip is refused, in words.
-    table.wait_open(at_least=3)
+    # The clock stands still from here to the result: the window stays open for the clicks.
+    round_id = drive_to_open(table, virtual_server, later=False)
     table.chip(50_000)
     table.bet("perfect_pair")
     table.wait_stakes({"perfect_pair": 50_000})
@@ -501,7 +513,8 @@ def test_a_visit_in_each_language(
     clean("table")
 
     # The round settles: the player's own line, then the history with the stake in its money.
-    page.wait_for_selector(".result__line", timeout=60_000)
+    drive_to_result(virtual_server, round_id)
+    page.wait_for_selector(".result__line")
     clean("table, settled")
     page.click("#history-open")
     page.wait_for_selector("#history-dialog tbody tr")
@@ -510,12 +523,12 @@ def test_a_visit_in_each_language(
     clean("history")
     page.keyboard.press("Escape")
 
-    page.goto(f"{table_server.url}/#/account")
+    page.goto(f"{virtual_server.url}/#/account")
     page.wait_for_selector("[data-row='wager-30d']")
     page.wait_for_selector("#break-state:not(:empty)")
     clean("account")
 
-    page.goto(f"{table_server.url}/#/rules/standard")
+    page.goto(f"{virtual_server.url}/#/rules/standard")
     page.wait_for_selector(".rules-bet")
     clean("rules")
     title = fill(mine["rules.heading_of"], title=mine["ruleset.standard.title"])
@@ -543,18 +556,18 @@ def test_a_visit_in_each_language(
 
 
 def test_the_english_rules_pages_say_what_the_server_says(
-    open_page: Opener, table_server: Served
+    open_page: Opener, virtual_server: Served
 ) -> None:
     """Every built-in rule set's pay tables, in the page's English words, equal the server's."""
-    page, console = open_page(f"{table_server.url}/", locale="en-US")
+    page, console = open_page(f"{virtual_server.url}/", locale="en-US")
     for name in BUILTIN_RULESETS:
-        page.goto(f"{table_server.url}/#/rules/{name}")
+        page.goto(f"{virtual_server.url}/#/rules/{name}")
         page.wait_for_function(
             "name => document.querySelector('.rules-title')?.textContent.startsWith('Rules: ') &&"
             " document.querySelector('.rules-bet')",
             arg=name,
         )
-        data = httpx.get(f"{table_server.url}/api/rules/{name}", timeout=30).json()
+        data = httpx.get(f"{virtual_server.url}/api/rules/{name}", timeout=30).json()
         for bet in data["bets"]:
             rows = page.eval_on_selector_all(
                 f".rules-bet[data-bet='{bet['name']}'] tbody tr",
@@ -569,22 +582,22 @@ def test_the_english_rules_pages_say_what_the_server_says(
             "[data-table='player-drawing'] tbody td", "cells => cells.map(c => c.textContent)"
         )
         assert player == [row["rule"] for row in data["drawing"]["player"]]
-        page.goto(f"{table_server.url}/#/")
+        page.goto(f"{virtual_server.url}/#/")
         page.wait_for_selector(".lobby-card")
     assert console.unexpected() == []
 
 
 def test_the_indonesian_rules_pages_are_in_indonesian(
-    open_page: Opener, table_server: Served, catalogues: dict[str, Catalogue]
+    open_page: Opener, virtual_server: Served, catalogues: dict[str, Catalogue]
 ) -> None:
     """Every built-in rule set's rules page in Indonesian: no word only English has, the game's
     Indonesian words in its prose, and the stakes in money written the Indonesian way."""
     english_only = words(catalogues["en"]) - words(catalogues["id"])
     keys = re.compile(r"\b(?:rules|bet|betdesc|ruleset|error)\.[a-z0-9_.-]+")
-    page, console = open_page(f"{table_server.url}/", locale="id-ID")
+    page, console = open_page(f"{virtual_server.url}/", locale="id-ID")
     page.wait_for_selector(".lobby-card")
     for name in BUILTIN_RULESETS:
-        page.goto(f"{table_server.url}/#/rules/{name}")
+        page.goto(f"{virtual_server.url}/#/rules/{name}")
         page.wait_for_function(
             "title => document.querySelector('.rules-title')?.textContent === title &&"
             " document.querySelector('.rules-bet')",
@@ -603,7 +616,7 @@ def test_the_indonesian_rules_pages_are_in_indonesian(
             min=money_in("id", 100),
             max=money_in("id", load_ruleset(name).bet("tie").max_stake),
         ), name
-        page.goto(f"{table_server.url}/#/")
+        page.goto(f"{virtual_server.url}/#/")
         page.wait_for_selector(".lobby-card")
     assert "komisi" in catalogues["id"]["ruleset.standard.title"]
     assert console.unexpected() == []
