@@ -79,6 +79,12 @@ def test_a_cluster_counts_its_rate_limits_in_its_redis_unless_told_otherwise() -
     own = Settings(**cluster, rate_limit_storage="memory://")
     assert own.rate_limits.storage == "memory://"
     assert own.cluster == ClusterConfig("redis://h:6379/1", "n1", "baccarat", 3000)
+    # Two clusters sharing one Redis count apart, each under its own prefix.
+    tenants = [Settings(**cluster, redis_prefix=name).rate_limits for name in ("east", "west")]
+    assert [(limits.storage, limits.key_prefix) for limits in tenants] == [
+        ("redis://h:6379/1", "east"),
+        ("redis://h:6379/1", "west"),
+    ]
 
 
 def test_the_machine_fills_in_only_what_was_not_given(tmp_path: Path) -> None:

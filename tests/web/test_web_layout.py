@@ -14,7 +14,15 @@ from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, ViewportSize
-from web_support import Opener, Served, TablePage, serve_web
+from web_support import (
+    Opener,
+    Served,
+    TablePage,
+    drive_to_open,
+    drive_to_result,
+    serve_web,
+    wait_still,
+)
 
 pytest_plugins = ("web_support",)
 
@@ -64,9 +72,9 @@ def scroll_width(page: Page) -> int:
 @pytest.mark.parametrize("lang", ["en", "id"])
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["desktop", "phone"])
 def test_no_view_scrolls_sideways_and_focus_lands_on_its_heading(
-    open_page: Opener, table_server: Served, viewport: ViewportSize, lang: str
+    open_page: Opener, virtual_server: Served, viewport: ViewportSize, lang: str
 ) -> None:
-    page, console = open_page(f"{table_server.url}/", viewport=viewport)
+    page, console = open_page(f"{virtual_server.url}/", viewport=viewport)
     page.wait_for_selector(".lobby-card")
     TablePage(page).join()
     set_language(page, lang)
@@ -93,9 +101,9 @@ def test_no_view_scrolls_sideways_and_focus_lands_on_its_heading(
 
 
 def test_rules_banker_grid_fits_or_scrolls_in_its_own_box_on_a_phone(
-    open_page: Opener, table_server: Served
+    open_page: Opener, virtual_server: Served
 ) -> None:
-    page, console = open_page(f"{table_server.url}/#/rules/standard", viewport=PHONE)
+    page, console = open_page(f"{virtual_server.url}/#/rules/standard", viewport=PHONE)
     grid = page.wait_for_selector('[data-table="banker-drawing"]')
     assert grid is not None
     assert scroll_width(page) <= PHONE["width"]
@@ -115,9 +123,9 @@ def test_rules_banker_grid_fits_or_scrolls_in_its_own_box_on_a_phone(
 
 
 def test_phone_top_bar_is_one_row_and_the_big_road_is_in_the_first_screen(
-    open_page: Opener, table_server: Served
+    open_page: Opener, virtual_server: Served
 ) -> None:
-    page, console = open_page(f"{table_server.url}/", viewport=PHONE)
+    page, console = open_page(f"{virtual_server.url}/", viewport=PHONE)
     page.wait_for_selector(".lobby-card")
     TablePage(page).join()
     TablePage(page).open_table("standard")
@@ -150,9 +158,9 @@ def test_phone_top_bar_is_one_row_and_the_big_road_is_in_the_first_screen(
 
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["desktop", "phone"])
 def test_the_background_covers_the_whole_page(
-    open_page: Opener, table_server: Served, viewport: ViewportSize
+    open_page: Opener, virtual_server: Served, viewport: ViewportSize
 ) -> None:
-    page, console = open_page(f"{table_server.url}/#/rules/standard", viewport=viewport)
+    page, console = open_page(f"{virtual_server.url}/#/rules/standard", viewport=viewport)
     page.wait_for_selector('[data-table="banker-drawing"]')
     cover = page.evaluate(
         """(() => {
@@ -177,14 +185,17 @@ def test_the_background_covers_the_whole_page(
 
 
 def test_cards_scale_with_the_felt_on_a_wide_screen(
-    open_page: Opener, table_server: Served
+    open_page: Opener, virtual_server: Served
 ) -> None:
-    page, console = open_page(f"{table_server.url}/#/tables/standard", viewport=WIDE)
-    # The laid-out width: a card being dealt in or turned over is transformed on its way. Read
-    # in the same look that finds the card: the next round may clear the hands in between.
-    width = page.wait_for_function(
-        "document.querySelector('.hand__cards .card .card__inner')?.offsetWidth || false"
-    ).json_value()
+    page, console = open_page(f"{virtual_server.url}/#/tables/standard", viewport=WIDE)
+    page.wait_for_selector(".bets .spot")
+    # A coup on the felt, which stays there while the clock stands still.
+    table = TablePage(page)
+    drive_to_result(virtual_server, drive_to_open(table, virtual_server, later=False))
+    table.wait_result()
+    wait_still(page)
+    # The laid-out width: a card being dealt in or turned over is transformed on its way.
+    width = page.evaluate("document.querySelector('.hand__cards .card .card__inner').offsetWidth")
     assert width >= 100, f"a card is {width}px wide at 1440×900"
     assert scroll_width(page) <= WIDE["width"]
     assert console.unexpected() == []
@@ -227,20 +238,20 @@ def test_no_peel_under_reduced_motion(open_page: Opener, face_down_server: Serve
 
 @pytest.mark.parametrize("viewport", [WIDE, PHONE], ids=["desktop", "phone"])
 def test_history_rows_draw_cards_per_hand(
-    open_page: Opener, table_server: Served, viewport: ViewportSize
+    open_page: Opener, virtual_server: Served, viewport: ViewportSize
 ) -> None:
-    page, console = open_page(f"{table_server.url}/", viewport=viewport)
+    page, console = open_page(f"{virtual_server.url}/", viewport=viewport)
     table = TablePage(page)
     page.wait_for_selector(".lobby-card")
     table.join()
     table.open_table("standard")
     smallest = int(page.get_attribute(".chip-rack__option >> nth=0", "data-chip") or 0)
-    # Acknowledged in one window (the next one if a loaded machine missed the first).
-    table.bet_in_one_window([("player", smallest)], at_least=2)
-    round_id = table.round_id()
-    page.wait_for_function(
-        "id => Number(document.querySelector('.stage__round').dataset.round) > id", arg=round_id
-    )
+    drive_to_open(table, virtual_server, later=False)
+    table.chip(smallest)
+    table.bet("player")
+    table.wait_stakes({"player": smallest})
+    # The round played out and the next one open: the bet's round is in the history.
+    drive_to_open(table, virtual_server)
     page.click("#history-open")
     row = '#history-dialog tr[data-round] td[data-col="cards"] [data-hand="player"] .card'
     page.wait_for_selector(row)

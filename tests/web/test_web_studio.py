@@ -48,12 +48,13 @@ def round_label(shoe: int, number: int) -> str:
     return f"Shoe {shoe} · Round {number}"
 
 
-def test_rounds_are_counted_per_table_everywhere(open_page: Opener, table_server: Served) -> None:
+def test_rounds_are_counted_per_table_everywhere(open_page: Opener, virtual_server: Served) -> None:
+    table_server = virtual_server
     page, console = open_page(f"{table_server.url}/#/tables/standard", viewport=WIDE)
     table = TablePage(page)
     page.wait_for_selector(".bets .spot")
     page.evaluate(RECORD_ANNOUNCEMENTS)
-    table.wait_next_open(at_least=1)
+    drive_to_open(table, table_server)
     view = table_server.get("/api/tables/standard")
     shoe, number, round_id = view["shoe"]["number"], view["round"]["number"], view["round"]["id"]
     assert table.round_id() == round_id
@@ -136,14 +137,15 @@ def percent(count: int, rounds: int) -> str:
 
 @pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["desktop", "phone"])
 def test_statistics_give_each_results_share_of_the_shoe(
-    open_page: Opener, table_server: Served, viewport: ViewportSize
+    open_page: Opener, virtual_server: Served, viewport: ViewportSize
 ) -> None:
+    table_server = virtual_server
     page, console = open_page(f"{table_server.url}/#/tables/standard", viewport=viewport)
     table = TablePage(page)
     page.wait_for_selector(".bets .spot")
     stats: dict[str, int] = {}
     for _ in range(5):  # a shoe that has just begun has no coup yet
-        table.wait_next_open(at_least=2)
+        drive_to_open(table, table_server)
         stats = table_server.get("/api/tables/standard")["roads"]["stats"]
         if stats["rounds"]:
             break
@@ -191,9 +193,9 @@ CONTROLS_ENABLED = """() => [...document.querySelectorAll('.spot, .rack__actions
 
 @pytest.mark.parametrize("viewport", [WIDE, NARROW], ids=["desktop", "phone"])
 def test_offline_the_betting_controls_are_disabled(
-    open_page: Opener, table_server: Served, viewport: ViewportSize
+    open_page: Opener, virtual_server: Served, viewport: ViewportSize
 ) -> None:
-    page, console = open_page(f"{table_server.url}/", viewport=viewport)
+    page, console = open_page(f"{virtual_server.url}/", viewport=viewport)
     state = {"down": False}
     sockets: list[WebSocketRoute] = []
 
@@ -209,7 +211,8 @@ def test_offline_the_betting_controls_are_disabled(
     table.join()
     table.open_table("standard")
     page.wait_for_selector('#connection[data-status="live"]')
-    table.wait_open(at_least=1)
+    # The clock stands still from here: the same window is open before and after the outage.
+    drive_to_open(table, virtual_server, later=False)
     assert page.evaluate(CONTROLS_ENABLED)
     page.evaluate(COUNT_BET_CALLS)
     chips = [

@@ -420,10 +420,14 @@ class Settings(BaseSettings):
                 continue
             name, _, rate = entry.partition("=")
             rates[_rate_name(name)] = rate.strip()
-        # A cluster counts its rate limits together, in its Redis, unless told otherwise.
+        # A cluster counts its rate limits together, in its Redis, unless told otherwise, under
+        # its own prefix: two clusters sharing one Redis keep their counts apart.
         storage = self.rate_limit_storage or self.redis or "memory://"
         return RateLimitSettings(
-            storage=storage, enabled=enabled, refusal_delay_s=self.rate_limit_delay
+            storage=storage,
+            key_prefix=self.redis_prefix,
+            enabled=enabled,
+            refusal_delay_s=self.rate_limit_delay,
         ).with_rates(**rates)
 
     @property
