@@ -31,7 +31,7 @@ import httpx
 import psycopg
 import pytest
 import redis
-from serving import BIN, ServerProcess, free_port, services_required, wait_until
+from serving import BIN, TLS, ServerProcess, free_port, services_required, wait_until
 from websockets.exceptions import WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
@@ -245,7 +245,7 @@ def http(node: ServerProcess) -> httpx.Client:
     with _CLIENTS_LOCK:
         client = _CLIENTS.get(node.url)
         if client is None:
-            client = httpx.Client(base_url=node.url, timeout=10.0)
+            client = httpx.Client(base_url=node.url, timeout=10.0, verify=TLS)
             _CLIENTS[node.url] = client
         return client
 

@@ -14,7 +14,7 @@ import uuid
 from typing import Any
 
 import httpx
-from serving import ServerProcess, wait_until
+from serving import TLS, ServerProcess, wait_until
 
 from .cluster_support import TABLE, Cluster, ledger_check, open_round, wait_round_final
 
@@ -23,7 +23,7 @@ def answers(node: ServerProcess, times: int) -> list[dict[str, Any]]:
     """``/api/health`` ``times`` over, each on a new connection (whichever worker accepts it)."""
     found = []
     for _ in range(times):
-        response = httpx.get(f"{node.url}/api/health", timeout=5)
+        response = httpx.get(f"{node.url}/api/health", timeout=5, verify=TLS)
         assert response.status_code == 200, response.text
         found.append(response.json())
     return found

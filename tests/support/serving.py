@@ -23,6 +23,7 @@ import multiprocessing
 import os
 import signal
 import socket
+import ssl
 import sys
 from collections.abc import Sequence
 from multiprocessing.context import ForkServerProcess
@@ -35,6 +36,7 @@ from serve_child import run_serve
 
 __all__ = [
     "BIN",
+    "TLS",
     "ServerProcess",
     "free_port",
     "services_required",
@@ -47,6 +49,11 @@ BIN = Path(sys.executable).parent
 PRELOAD = ["serve_child", "baccarat.cli", "baccarat.cli.serve", "baccarat.server.app"]
 _CONTEXT = multiprocessing.get_context("forkserver")
 _CONTEXT.set_forkserver_preload(PRELOAD)
+
+
+#: One TLS context for every HTTP client of the tests: httpx otherwise builds one per client and
+#: loads the CA bundle into it, 20 ms of CPU each time, though these servers speak plain HTTP.
+TLS = ssl.create_default_context()
 
 
 def services_required() -> bool:
@@ -103,6 +110,8 @@ class ServerProcess(ClockDriver):
         #: table's dealer waits for a command instead: a test that pauses one says so).
         self.sleepers = len([name for name in tables.split(",") if name.strip()])
         self.process: ForkServerProcess | None = None
+        #: Kept alive between requests (a settle polls many times a second); one per start.
+        self._http: httpx.Client | None = None
         self.port = 0
         self.starts = 0
 
@@ -121,6 +130,7 @@ class ServerProcess(ClockDriver):
     def start(self, pause_at: str | None = None, timeout: float = 30.0) -> ServerProcess:
         """Start (or restart) the server; ``pause_at`` arms the dealer's test pause."""
         self.starts += 1
+        self._hang_up()
         self.port = free_port()
         environment = {**os.environ, **self.env}
         environment.pop("BACCARAT_TEST_PAUSE_AT", None)
@@ -146,7 +156,7 @@ class ServerProcess(ClockDriver):
                 f"the server exited with {self.process.exitcode}: {self.stderr_text()[-2000:]}"
             )
         try:
-            return httpx.get(f"{self.url}/healthz", timeout=1.0).status_code == 200
+            return self._session().get("/healthz", timeout=1.0).status_code == 200
         except httpx.HTTPError:
             return False
 
@@ -168,6 +178,7 @@ class ServerProcess(ClockDriver):
     def kill(self) -> None:
         """``kill -9``: no shutdown code runs."""
         assert self.process is not None and self.process.pid is not None
+        self._hang_up()
         os.kill(self.process.pid, signal.SIGKILL)
         self.process.join(10)
 
@@ -175,6 +186,7 @@ class ServerProcess(ClockDriver):
         """SIGINT, as Ctrl-C: the server shuts down cleanly (killed if it takes over 10 s)."""
         if self.process is None or self.process.pid is None or not self.process.is_alive():
             return
+        self._hang_up()
         os.kill(self.process.pid, signal.SIGINT)
         self.process.join(10)
         if self.process.is_alive():
@@ -183,17 +195,27 @@ class ServerProcess(ClockDriver):
     # -- the virtual clock (ClockDriver's moves go through these) ------------------------
 
     def post_clock(self, ms: int) -> dict[str, Any]:
-        response = httpx.post(f"{self.url}/api/test/clock", json={"advance_ms": ms}, timeout=10)
+        response = self._session().post("/api/test/clock", json={"advance_ms": ms})
         response.raise_for_status()
         state: dict[str, Any] = response.json()
         return state
 
     def get(self, path: str) -> Any:
         """``GET path`` as JSON (a 2xx answer is required)."""
-        response = httpx.get(f"{self.url}{path}", timeout=10)
+        response = self._session().get(path)
         response.raise_for_status()
         return response.json()
 
     def client(self, token: str | None = None) -> httpx.Client:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.Client(base_url=self.url, headers=headers, timeout=10.0)
+        return httpx.Client(base_url=self.url, headers=headers, timeout=10.0, verify=TLS)
+
+    def _session(self) -> httpx.Client:
+        if self._http is None:
+            self._http = httpx.Client(base_url=self.url, timeout=10.0, verify=TLS)
+        return self._http
+
+    def _hang_up(self) -> None:
+        if self._http is not None:
+            self._http.close()
+            self._http = None
