@@ -9,23 +9,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from admin_support import ROLES, Admin, add_staff, wait_for
+from admin_support import ROLES, Admin, add_staff
+from clock_driver import ClientClock
 from fastapi.testclient import TestClient
 
 from baccarat.server import Settings, create_app, tables_from
+from baccarat.server.clock import VirtualClock
 
-#: Long enough between two cards for the void to land mid-reveal on a loaded machine.
+#: A reveal's pause, in virtual milliseconds: the clock stands still between two cards.
 REVEAL_MS = 3_000
 
 
 @pytest.fixture
-def admin(tmp_path: Path) -> Iterator[Admin]:
+def admin_clock(tmp_path: Path) -> Iterator[tuple[Admin, ClientClock]]:
     db_url = f"sqlite:///{tmp_path / 'void.db'}"
     for role in ROLES:
         add_staff(db_url, f"staff-{role}", role)
-    tables = tables_from(["standard"], betting_ms=2_500, reveal_ms=REVEAL_MS, result_ms=10)
-    with TestClient(create_app(Settings(db=db_url, tables=tables))) as client:
-        yield Admin(client, db_url)
+    tables = tables_from(["standard"], betting_ms=60_000, reveal_ms=REVEAL_MS, result_ms=10)
+    app = create_app(Settings(db=db_url, tables=tables), clock=VirtualClock())
+    with TestClient(app, client=("127.0.0.1", 50_000)) as client:
+        clock = ClientClock(client)
+        clock.settle()
+        yield Admin(client, db_url), clock
 
 
 def _balance(admin: Admin, token: str) -> int:
@@ -34,12 +39,13 @@ def _balance(admin: Admin, token: str) -> int:
 
 
 def test_a_round_voided_mid_reveal_returns_every_stake_audited_and_announced(
-    admin: Admin,
+    admin_clock: tuple[Admin, ClientClock],
 ) -> None:
+    admin, clock = admin_clock
     (alice, alice_token), (bob, bob_token) = admin.guest(), admin.guest()
     before = {alice: _balance(admin, alice_token), bob: _balance(admin, bob_token)}
     with admin.client.websocket_connect("/ws/tables/standard") as feed:
-        round_id = admin.open_round(min_left_ms=1_000)
+        round_id = int(clock.open_round()["round"]["id"])
         assert admin.bet(alice_token, round_id, {"banker": 1_000, "tie": 100}).status_code == 200
         assert admin.bet(bob_token, round_id, {"player": 500}).status_code == 200
 
@@ -48,7 +54,7 @@ def test_a_round_voided_mid_reveal_returns_every_stake_audited_and_announced(
             shown = table["round"]["id"] == round_id and len(table["cards"]) >= 1
             return table if shown else None
 
-        table = wait_for(one_card_shown, 30, "the first card of the round")
+        table = clock.advance_until(one_card_shown, "the first card of the round")
         assert table["round"]["phase"] == "dealt"  # the coup is drawn: mid-reveal
         voided = admin.as_role(
             "operator", "POST", f"/api/admin/rounds/{round_id}/void", json={"reason": "misdeal"}
@@ -67,7 +73,7 @@ def test_a_round_voided_mid_reveal_returns_every_stake_audited_and_announced(
         void = messages[-1]
         assert (void["round_id"], void["reason"]) == (round_id, "misdeal")
         cards = [m for m in messages if m["type"] == "card" and m["round_id"] == round_id]
-        assert 1 <= len(cards) < 4
+        assert len(cards) == 1  # the clock stood still after the first card
         snapshot = admin.call("GET", "/api/tables/standard").json()
         assert snapshot["last_round"]["phase"] == "voided"
 
@@ -76,7 +82,7 @@ def test_a_round_voided_mid_reveal_returns_every_stake_audited_and_announced(
     assert _balance(admin, bob_token) == before[bob]
     view = admin.round_view(round_id)
     assert (view["phase"], view["void_reason"]) == ("voided", "misdeal")
-    assert 1 <= len(view["cards"]) < 4
+    assert len(view["cards"]) == 1
     detail = admin.as_role("auditor", "GET", f"/api/admin/rounds/{round_id}").json()
     assert {bet["outcome"] for bet in detail["bets"]} == {"voided"}
     record = next(r for r in reversed(admin.audit()) if r["action"] == "round_void")
@@ -89,4 +95,4 @@ def test_a_round_voided_mid_reveal_returns_every_stake_audited_and_announced(
         "admin", "POST", f"/api/admin/rounds/{round_id}/void", json={"reason": "x"}
     )
     assert (again.status_code, again.json()["error"]["code"]) == (409, "round_finished")
-    assert admin.open_round(min_left_ms=0) > round_id
+    assert clock.open_round(after=round_id)["round"]["id"] > round_id

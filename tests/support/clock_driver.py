@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-__all__ = ["ADVANCE_S", "SETTLE_S", "ClockDriver", "wait_until"]
+__all__ = ["ADVANCE_S", "SETTLE_S", "ClientClock", "ClockDriver", "wait_until"]
 
 T = TypeVar("T")
 
@@ -138,3 +138,23 @@ class ClockDriver:
             if time.monotonic() > deadline:
                 raise AssertionError(f"{table_id} did not reach round {target}")
             self.advance(stride_ms)
+
+
+class ClientClock(ClockDriver):
+    """The virtual clock of an app run in-process, driven through its ``TestClient`` (made
+    with ``client=("127.0.0.1", ...)``: the clock's route answers only loopback callers)."""
+
+    def __init__(self, client: Any, sleepers: int = 1) -> None:
+        self.client = client
+        self.sleepers = sleepers
+
+    def get(self, path: str) -> Any:
+        response = self.client.get(path)
+        response.raise_for_status()
+        return response.json()
+
+    def post_clock(self, ms: int) -> dict[str, Any]:
+        response = self.client.post("/api/test/clock", json={"advance_ms": ms})
+        response.raise_for_status()
+        state: dict[str, Any] = response.json()
+        return state

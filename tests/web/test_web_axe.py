@@ -7,8 +7,8 @@ few coups (so the fairness panel shows a revealed seed checked in the browser). 
 language, walk the states side by side, since they watch the same rounds: the lobby, the table
 during betting (a stake placed), the table with the player's result, the fairness panel with its
 check, the history, *My account* and the rules page. Each state is held still while axe reads it:
-the table's feed goes through ``page.route_web_socket`` and is held (kept back, in order) until
-the next state is wanted. Each state is checked at both screen sizes (the page resized).
+the server runs on a virtual clock the test moves, and the table's feed goes through
+``page.route_web_socket`` and is held (kept back, in order) until the next state is wanted. Each state is checked at both screen sizes (the page resized).
 
 Moderate and minor findings are reported as a warning (in the test summary), not failed; so is
 contrast against a gradient's worst stop (SOLID, ON_GRADIENT), which axe alone cannot judge.
@@ -26,7 +26,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page, ViewportSize, WebSocketRoute
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
-from web_support import PHONE, Opener, Served, TablePage, serve_web
+from web_support import (
+    PHONE,
+    VIRTUAL_WINDOW_S,
+    Opener,
+    Served,
+    TablePage,
+    drive_to_open,
+    drive_to_result,
+    serve_web,
+)
 
 pytest_plugins = ("web_support",)
 
@@ -69,11 +78,12 @@ def rupiah_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     served = serve_web(
         folder,
         tables=str(rules),
-        # Two pages bet, then hold the table still, within one window on a loaded machine.
-        betting_seconds=8,
+        # Time stands still between the test's moves: each state stays as long as axe reads it.
+        betting_seconds=VIRTUAL_WINDOW_S,
         reveal_ms=150,
         result_ms=600,
         demo_credit=CREDIT,
+        virtual_clock=True,
     )
     yield served
     served.stop()
@@ -270,8 +280,12 @@ def test_no_serious_or_critical_violation_anywhere(
         assert visit.join() == rupiah(visit.language, CREDIT)
         visit.page.click('.lobby-card[data-table="rupiah"] a')
         visit.page.wait_for_selector(".bets .spot")
+    round_id = drive_to_open(visits[0].table, rupiah_server, "rupiah", later=False)
     for visit in visits:
-        visit.table.wait_open(at_least=5)
+        visit.page.wait_for_function(
+            "id => Number(document.querySelector('.stage__round').dataset.round) === id",
+            arg=round_id,
+        )
         visit.table.chip(100)
         visit.table.bet("player")
     for visit in visits:
@@ -287,18 +301,23 @@ def test_no_serious_or_critical_violation_anywhere(
     # The player's own result line, held.
     for visit in visits:
         visit.feed.release(hold_after="settled")
+    drive_to_result(rupiah_server, round_id, "rupiah")
     for visit in visits:
-        visit.page.wait_for_selector(".result__line", timeout=60_000)
+        visit.page.wait_for_selector(".result__line")
         line = visit.page.inner_text(".result__line")
         # A tie returns a Player bet: "You break even" has no amount to write.
         assert "$" not in line and ("Rp" in line or not re.search(r"\d", line)), line
     each("table, result")
 
     # The shoe ends within a few coups: its seed, checked in this browser.
+    shoe = rupiah_server.get("/api/tables/rupiah")["shoe"]["number"]
     for visit in visits:
         visit.feed.release()
+    rupiah_server.advance_until(
+        lambda: rupiah_server.get("/api/tables/rupiah")["shoe"]["number"] > shoe, "the next shoe"
+    )
     for visit in visits:
-        visit.page.wait_for_selector(".fair__revealed h3", timeout=60_000)
+        visit.page.wait_for_selector(".fair__revealed h3")
         visit.feed.held = True
         visit.page.click(".fair__verify-here")
     for visit in visits:
