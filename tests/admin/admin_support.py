@@ -14,10 +14,12 @@ from typing import Any, TypeVar
 
 import httpx
 import pytest
+from clock_driver import ClientClock
 from fastapi.testclient import TestClient
 
 from baccarat.passwords import hash_password
 from baccarat.server import Settings, create_app, tables_from
+from baccarat.server.clock import VirtualClock
 from baccarat.store import Database, check_ledger, upgrade
 from baccarat.store.audit_log import audit_rows
 from baccarat.store.staff import create_staff
@@ -54,9 +56,11 @@ def add_staff(db_url: str, username: str, role: str) -> None:
 class Admin:
     """A running app, a staff token per role and a few helpers."""
 
-    def __init__(self, client: TestClient, db_url: str) -> None:
+    def __init__(self, client: TestClient, db_url: str, clock: ClientClock | None = None) -> None:
         self.client = client
         self.db_url = db_url
+        #: The app's virtual clock (``running_admin``): rounds are stepped to, never waited for.
+        self.clock = clock or ClientClock(client)
         self.tokens = {role: self.login(f"staff-{role}")["token"] for role in ROLES}
 
     def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> httpx.Response:
@@ -83,19 +87,9 @@ class Admin:
         data = response.json()
         return data["id"], data["token"]
 
-    def open_round(self, table: str = "standard", min_left_ms: int = 1200) -> int:
-        def check() -> int | None:
-            data = self.call("GET", f"/api/tables/{table}").json()
-            state = data["round"]
-            if (
-                state
-                and state["phase"] == "open"
-                and state["closes_at_ms"] - data["now"] > min_left_ms
-            ):
-                return int(state["id"])
-            return None
-
-        return wait_for(check, 20, f"an open round at {table}")
+    def open_round(self, table: str = "standard") -> int:
+        """The round of ``table`` open for bets (the clock stepped to one if none is)."""
+        return int(self.clock.open_round(table)["round"]["id"])
 
     def bet(
         self, token: str, round_id: int, bets: dict[str, int], table: str = "standard"
@@ -113,11 +107,11 @@ class Admin:
         return data
 
     def wait_final(self, round_id: int) -> dict[str, Any]:
-        return wait_for(
+        """Step the clock until round ``round_id`` is settled or void; its view."""
+        return self.clock.advance_until(
             lambda: (lambda v: v if v["phase"] in ("settled", "voided") else None)(
                 self.round_view(round_id)
             ),
-            20,
             f"round {round_id} to finish",
         )
 
@@ -173,5 +167,10 @@ def running_admin(folder: Path, db_url: str | None = None) -> Iterator[Admin]:
             ["standard", str(QUICK_TABLE)], betting_ms=2000, reveal_ms=5, result_ms=10
         ),
     )
-    with TestClient(create_app(config)) as client:
-        yield Admin(client, db_url)
+    # On a virtual clock, as a loopback caller (its route answers only those): nothing moves
+    # between a test's reads and its requests unless the test steps the tables.
+    app = create_app(config, clock=VirtualClock())
+    with TestClient(app, client=("127.0.0.1", 50_000)) as client:
+        clock = ClientClock(client, sleepers=2)
+        clock.settle()
+        yield Admin(client, db_url, clock)

@@ -5,12 +5,11 @@ command creates staff."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from admin_support import Admin, running_admin, wait_for
+from admin_support import Admin, running_admin
 from typer.testing import CliRunner
 
 from baccarat.cli import app
@@ -91,10 +90,14 @@ def test_a_paused_table_opens_no_round_until_it_is_opened(admin: Admin) -> None:
             else int(state["id"])
         )
 
-    last = wait_for(finished, 20, "the round in play to finish")
-    time.sleep(1.5)  # two betting windows: a table left open would have opened a round
+    # Once its round is over, the paused table's dealer waits for a command, not the clock:
+    # the quick table's is the one sleep left.
+    admin.clock.sleepers = 1
+    last = admin.clock.advance_until(finished, "the round in play to finish")
+    admin.clock.advance(5_000)  # two betting windows: a table left open would have opened one
     assert admin.call("GET", "/api/tables/standard").json()["round"]["id"] == last
     admin.as_role("operator", "POST", "/api/admin/tables/standard/open", json={"reason": "back"})
+    admin.clock.sleepers = 2
     assert admin.open_round() > last
 
 
@@ -122,7 +125,7 @@ def test_a_change_applies_from_the_next_shoe(admin: Admin) -> None:
         now = admin.call("GET", "/api/tables/quick").json()
         return now if now["shoe"] and now["shoe"]["id"] != shoe else None
 
-    after = wait_for(next_shoe, 30, "the quick table's next shoe")
+    after = admin.clock.advance_until(next_shoe, "the quick table's next shoe")
     assert after["settings"]["betting_ms"] == 1_000
     assert after["settings"]["dealing"] == "face-down"
     assert after["bets"]["tie"]["max_stake"] == 5_000

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from admin_support import Admin, running_admin, wait_for
+from admin_support import Admin, running_admin
 from sqlalchemy import select
 
 from baccarat.analysis.exact import bet_evs
@@ -105,7 +105,7 @@ def test_the_integrity_view_counts_the_rounds_the_table_settled(admin: Admin) ->
         ).json()
         return view if view["rounds"] >= 1 else None
 
-    view = wait_for(seen, 20, "the monitor to observe a settled round")
+    view = admin.clock.advance_until(seen, "the monitor to observe a settled round")
     assert view["table"] == "standard"
     assert view["frequencies"]["cumulative"], "no frequency statistics"
     assert isinstance(view["alerts"], list)

@@ -4,7 +4,7 @@ round (lobby, table, live feed, cards, roads, rules, account) breaks none of its
 from __future__ import annotations
 
 from playwright.sync_api import Browser
-from web_support import DESKTOP, WAIT_MS, Console, Served, TablePage
+from web_support import DESKTOP, WAIT_MS, Console, Served, TablePage, drive_to_result
 
 from baccarat.server.hygiene import CSP
 
@@ -20,7 +20,7 @@ document.addEventListener("securitypolicyviolation", (event) => {
 
 
 def test_the_page_plays_a_round_under_its_policy_with_no_violation(
-    browser: Browser, table_server: Served
+    browser: Browser, virtual_server: Served
 ) -> None:
     context = browser.new_context(viewport=DESKTOP)
     context.set_default_timeout(WAIT_MS)
@@ -30,21 +30,26 @@ def test_the_page_plays_a_round_under_its_policy_with_no_violation(
     page.on("console", console.on_message)
     page.on("pageerror", console.on_error)
     try:
-        document = page.goto(f"{table_server.url}/")
+        document = page.goto(f"{virtual_server.url}/")
         assert document is not None
         assert document.headers["content-security-policy"] == CSP
         assert "server" not in document.headers
         table = TablePage(page)
         table.join()
         table.open_table("standard")
-        table.wait_open(at_least=1)
+        # Selectors only while waiting on the page: its policy is in force here.
+        round_id = virtual_server.open_round("standard")["round"]["id"]
+        page.wait_for_selector(f'.stage__round[data-round="{round_id}"]')
+        page.wait_for_selector('.stage__phase[data-phase="open"]')
         table.chip(500)
         table.bet("player")
+        page.wait_for_selector('.spot[data-bet="player"] [data-stake="500"]')
+        drive_to_result(virtual_server, round_id)
         table.wait_result()  # the live feed (WebSocket) brought the cards
         page.wait_for_selector(".roads svg")
-        page.goto(f"{table_server.url}/#/rules/standard")
+        page.goto(f"{virtual_server.url}/#/rules/standard")
         page.wait_for_selector("table")
-        page.goto(f"{table_server.url}/#/account")
+        page.goto(f"{virtual_server.url}/#/account")
         page.wait_for_timeout(300)
         violations = page.evaluate("window.__violations")
     finally:

@@ -224,8 +224,8 @@ def test_refusals_are_shown_plainly(
     assert console.unexpected(s409=1, s422=2) == []
 
 
-def test_a_spectator_watches_without_betting(open_page: Opener, table_server: Served) -> None:
-    page, console = open_page(f"{table_server.url}/#/tables/standard")
+def test_a_spectator_watches_without_betting(open_page: Opener, virtual_server: Served) -> None:
+    page, console = open_page(f"{virtual_server.url}/#/tables/standard")
     bet_requests: list[str] = []
 
     def record(request: Request) -> None:
@@ -236,6 +236,8 @@ def test_a_spectator_watches_without_betting(open_page: Opener, table_server: Se
     page.wait_for_selector(".spectator:not([hidden])")
     assert page.inner_text("#join") == "Play as guest"
     assert page.is_hidden("#balance")
+    round_id = drive_to_open(TablePage(page), virtual_server, later=False)
+    drive_to_result(virtual_server, round_id)
     page.wait_for_selector(".hand .card--revealed")  # the cards are dealt for everyone
     TablePage(page).bet("player", unavailable=True)
     assert TablePage(page).message() == "You are watching. Take a seat to place bets."

@@ -7,7 +7,6 @@ of the last chip, the bare shoe record, the live audience count and the page at 
 from __future__ import annotations
 
 import json
-import time
 import uuid
 from typing import Any
 
@@ -37,17 +36,6 @@ def guest(client: httpx.Client) -> str:
     return token
 
 
-def open_round(client: httpx.Client, table: str, min_left_ms: int = 1200) -> int:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        data = client.get(f"/api/tables/{table}").json()
-        state = data["round"]
-        if state and state["phase"] == "open" and state["closes_at_ms"] - data["now"] > min_left_ms:
-            return int(state["id"])
-        time.sleep(0.05)
-    raise AssertionError(f"no open round at {table}")
-
-
 def place(client: httpx.Client, table: str, round_id: int, bets: dict[str, int]) -> Any:
     response = client.post(
         f"/api/tables/{table}/bets",
@@ -70,24 +58,32 @@ def leaf_strings(value: Any) -> set[str]:
 
 
 def _one_face_down_round(served: Served) -> list[dict[str, Any]]:
-    """Every message from the first ``round_open`` seen to that round's ``round_result``."""
+    """Every message from the first ``round_open`` seen to that round's ``round_result``, the
+    virtual clock stepped between reads (what a step published is read before the next)."""
     messages: list[dict[str, Any]] = []
     with connect(ws_url(served, "quick")) as socket:
+        socket.recv(timeout=10)  # the snapshot
         round_id = None
         while True:
-            message = json.loads(socket.recv(timeout=30))
-            if message["type"] == "round_open" and round_id is None:
-                round_id = message["round_id"]
-            if round_id is None:
-                continue
-            messages.append(message)
-            if message["type"] == "round_result" and message["round_id"] == round_id:
-                return messages
+            served.step()
+            while True:
+                try:
+                    message = json.loads(socket.recv(timeout=0.2))
+                except TimeoutError:
+                    break  # late ones come after the next step, still in order
+                if message["type"] == "round_open" and round_id is None:
+                    round_id = message["round_id"]
+                if round_id is None:
+                    continue
+                messages.append(message)
+                if message["type"] == "round_result" and message["round_id"] == round_id:
+                    return messages
 
 
 def test_face_down_squeezes_each_card_and_turns_the_banker_third_last(
-    quick_server: Served,
+    virtual_quick_server: Served,
 ) -> None:
+    quick_server = virtual_quick_server
     settings = quick_server.get("/api/tables")
     tables = settings if isinstance(settings, list) else settings["tables"]
     assert [t["settings"]["dealing"] for t in tables] == ["face-down"]
@@ -215,13 +211,13 @@ def _audience(served: Served) -> list[int]:
     return [before, *counts]
 
 
-def test_the_audience_count_is_sent_live(table_server: Served) -> None:
-    before, alone, together, after = _audience(table_server)
+def test_the_audience_count_is_sent_live(virtual_server: Served) -> None:
+    before, alone, together, after = _audience(virtual_server)
     assert (alone, together, after) == (before + 1, before + 2, before + 1)
 
 
-def test_the_page_is_served_at_the_root_without_a_redirect(table_server: Served) -> None:
-    response = httpx.get(f"{table_server.url}/", timeout=10)
+def test_the_page_is_served_at_the_root_without_a_redirect(virtual_server: Served) -> None:
+    response = httpx.get(f"{virtual_server.url}/", timeout=10)
     assert response.status_code == 200 and not response.history
     assert response.headers["content-type"] == "text/html; charset=utf-8"
     assert response.headers["cache-control"] == "no-cache"
