@@ -66,9 +66,9 @@ def cold_visit(browser: Browser, url: str, locale: str, ready: str) -> dict[str,
     ids=["lobby", "table"],
 )
 def test_a_cold_visit_stays_within_budget(
-    browser: Browser, table_server: Served, locale: str, path: str, ready: str
+    browser: Browser, virtual_server: Served, locale: str, path: str, ready: str
 ) -> None:
-    fetched = cold_visit(browser, table_server.url + path, locale, ready)
+    fetched = cold_visit(browser, virtual_server.url + path, locale, ready)
     total = sum(entry["bytes"] for entry in fetched.values())
     listing = "\n".join(f"{entry['bytes']:>7} {url}" for url, entry in sorted(fetched.items()))
     assert len(fetched) < BUDGET_REQUESTS, f"{len(fetched)} requests:\n{listing}"
@@ -91,7 +91,7 @@ def test_a_cold_visit_stays_within_budget(
         assert "etag" in headers, url
 
 
-def test_views_fetched_later_still_open(browser: Browser, table_server: Served) -> None:
+def test_views_fetched_later_still_open(browser: Browser, virtual_server: Served) -> None:
     """The rules page and My account, whose modules come when first shown, mount and work."""
     context = browser.new_context(viewport={"width": 1440, "height": 900})
     try:
@@ -99,7 +99,7 @@ def test_views_fetched_later_still_open(browser: Browser, table_server: Served) 
         errors: list[str] = []
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(f"{table_server.url}/#/rules/standard")
+        page.goto(f"{virtual_server.url}/#/rules/standard")
         page.wait_for_selector(".rules-body:not([aria-busy='true']) table")
         page.click('[data-nav="account"]')
         page.wait_for_selector(".account-title")

@@ -64,26 +64,36 @@ def shows_no_demo_play(page: Page, until: datetime) -> None:
     assert note == f"On a break until {tokyo_text(until)}"
 
 
+@pytest.fixture(scope="module")
+def demo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The default tables on a virtual clock of this module's own, which stays where the
+    browser's clock is: a break's end is set by the page's clock and checked by the server's
+    (the shared ``virtual_server`` may have been stepped hours ahead by other tests)."""
+    served = serve_web(tmp_path_factory.mktemp("web-demo"), demo_credit=150_000, virtual_clock=True)
+    yield served
+    served.stop()
+
+
 def test_a_break_taken_here_hides_demo_play_and_says_when_it_ends(
-    open_page: Opener, virtual_server: Served
+    open_page: Opener, demo_server: Served
 ) -> None:
-    page, console = open_page(f"{virtual_server.url}/", **LOCALE)
+    page, console = open_page(f"{demo_server.url}/", **LOCALE)
     page.wait_for_selector(".lobby-card")
     assert page.is_visible("#join")  # demo play is offered to a visitor
     name = register(page)
-    page.goto(f"{virtual_server.url}/#/account")
+    page.goto(f"{demo_server.url}/#/account")
     page.wait_for_selector("#break-state:not(:empty)")
     page.select_option("#break-time_out", "0")  # 24 hours
     page.click("[data-break='time_out']")
     page.click("#break-confirm")
     page.wait_for_selector("#login:not([hidden])")  # the break logged the player out
-    until = server_break_end(virtual_server, name)
+    until = server_break_end(demo_server, name)
     now = datetime.now(UTC)
     # The page keeps a minute inside the server's shortest time-out, 24 hours.
     assert timedelta(hours=24) < until - now <= timedelta(hours=24, minutes=2)
     shows_no_demo_play(page, until)
     # The device remembers: a reload, then a table, offer no seat either.
-    page.goto(f"{virtual_server.url}/#/")
+    page.goto(f"{demo_server.url}/#/")
     page.reload()
     page.wait_for_selector(".lobby-card")
     shows_no_demo_play(page, until)
@@ -97,11 +107,11 @@ def test_a_break_taken_here_hides_demo_play_and_says_when_it_ends(
 
 
 def test_a_login_refused_for_a_break_hides_demo_play_on_that_device(
-    open_page: Opener, virtual_server: Served
+    open_page: Opener, demo_server: Served
 ) -> None:
     """The break was taken elsewhere: this device learns it from the refused login."""
     name = f"e{uuid.uuid4().hex[:10]}"
-    with httpx.Client(base_url=virtual_server.url, timeout=10) as client:
+    with httpx.Client(base_url=demo_server.url, timeout=10) as client:
         body = {"username": name, "password": PASSWORD}
         assert client.post("/api/accounts", json=body).status_code == 201
         token = client.post("/api/sessions", json=body).json()["token"]
@@ -113,7 +123,7 @@ def test_a_login_refused_for_a_break_hides_demo_play_on_that_device(
             headers={"Authorization": f"Bearer {token}"},
         )
         assert taken.status_code == 201, taken.text
-    page, console = open_page(f"{virtual_server.url}/", **LOCALE)
+    page, console = open_page(f"{demo_server.url}/", **LOCALE)
     page.wait_for_selector(".lobby-card")
     assert page.is_visible("#join")
     page.click("#login")
@@ -126,15 +136,15 @@ def test_a_login_refused_for_a_break_hides_demo_play_on_that_device(
     assert console.unexpected(s403=1) == []
 
 
-def test_a_guest_balance_says_demo(open_page: Opener, virtual_server: Served) -> None:
-    page, console = open_page(f"{virtual_server.url}/")
+def test_a_guest_balance_says_demo(open_page: Opener, demo_server: Served) -> None:
+    page, console = open_page(f"{demo_server.url}/")
     page.click("#join")
     page.wait_for_selector("#balance-amount:has-text('$')")
     assert TablePage(page).balance() == 150_000  # the server's demo credit
     assert page.is_visible("#balance-demo")
     assert page.text_content("#balance-demo") == "Demo"
     assert "demo" in page.inner_text("#balance").lower()
-    page.goto(f"{virtual_server.url}/#/account")
+    page.goto(f"{demo_server.url}/#/account")
     page.wait_for_selector("#account-balance")
     assert " ".join(page.inner_text("#account-balance").split()) == "Demo balance $1,500.00"
     assert page.query_selector("#deposit-amount") is None  # no cashier for demo money
@@ -145,7 +155,7 @@ def test_a_guest_balance_says_demo(open_page: Opener, virtual_server: Served) ->
     register(page)
     page.wait_for_selector("#balance-demo", state="hidden")
     assert "demo" not in page.inner_text("#balance").lower()
-    page.goto(f"{virtual_server.url}/#/account")
+    page.goto(f"{demo_server.url}/#/account")
     page.wait_for_selector("#deposit-amount")
     assert page.inner_text("#account-balance") == "Balance $0.00"
     page.click("#history-open")
@@ -158,18 +168,18 @@ def test_a_guest_balance_says_demo(open_page: Opener, virtual_server: Served) ->
 
 
 def test_a_guest_ends_its_demo_session_and_its_token_is_refused(
-    open_page: Opener, virtual_server: Served
+    open_page: Opener, demo_server: Served
 ) -> None:
-    page, console = open_page(f"{virtual_server.url}/")
+    page, console = open_page(f"{demo_server.url}/")
     page.click("#join")
     page.wait_for_selector("#balance-amount:has-text('$')")
     token = page.evaluate("JSON.parse(localStorage.getItem('baccarat.session')).token")
-    assert httpx.get(f"{virtual_server.url}/api/me", headers=bearer(token)).status_code == 200
-    page.goto(f"{virtual_server.url}/#/account")
+    assert httpx.get(f"{demo_server.url}/api/me", headers=bearer(token)).status_code == 200
+    page.goto(f"{demo_server.url}/#/account")
     page.click("#end-demo")
     page.wait_for_selector("#join:has-text('Play as guest')")
     assert page.evaluate("localStorage.getItem('baccarat.session')") is None
-    assert httpx.get(f"{virtual_server.url}/api/me", headers=bearer(token)).status_code == 401
+    assert httpx.get(f"{demo_server.url}/api/me", headers=bearer(token)).status_code == 401
     assert console.unexpected() == []
 
 

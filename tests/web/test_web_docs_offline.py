@@ -88,9 +88,9 @@ def _clean(offline: Offline, refused: str | None = None) -> None:
 
 
 def test_swagger_ui_lists_the_operations_with_no_internet(
-    offline: Offline, table_server: Served
+    offline: Offline, virtual_server: Served
 ) -> None:
-    _open(offline, f"{table_server.url}/docs")
+    _open(offline, f"{virtual_server.url}/docs")
     page = offline.page
     page.wait_for_selector(".swagger-ui .opblock")
     paths = page.eval_on_selector_all(
@@ -106,9 +106,9 @@ def test_swagger_ui_lists_the_operations_with_no_internet(
 
 
 def test_redoc_lists_the_operations_with_no_internet(
-    offline: Offline, table_server: Served
+    offline: Offline, virtual_server: Served
 ) -> None:
-    _open(offline, f"{table_server.url}/redoc")
+    _open(offline, f"{virtual_server.url}/redoc")
     page = offline.page
     page.wait_for_selector("[data-section-id^='operation/']")
     sections = page.eval_on_selector_all(

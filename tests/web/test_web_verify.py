@@ -19,8 +19,15 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
-from serving import wait_until
-from web_support import QUICK_RULES, SCREENSHOTS, Opener, Served, TablePage, serve_web
+from web_support import (
+    QUICK_RULES,
+    SCREENSHOTS,
+    VIRTUAL_WINDOW_S,
+    Opener,
+    Served,
+    TablePage,
+    serve_web,
+)
 
 from baccarat.cards import Card
 from baccarat.coup import deal
@@ -54,7 +61,15 @@ def short_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     folder = tmp_path_factory.mktemp("web-verify")
     rules = folder / "quick.toml"
     rules.write_text(QUICK_RULES, encoding="utf-8")
-    served = serve_web(folder, tables=str(rules), betting_seconds=2, reveal_ms=100, result_ms=300)
+    # On a virtual clock: shoes end when a test steps them there.
+    served = serve_web(
+        folder,
+        tables=str(rules),
+        betting_seconds=VIRTUAL_WINDOW_S,
+        reveal_ms=100,
+        result_ms=300,
+        virtual_clock=True,
+    )
     yield served
     served.stop()
 
@@ -84,7 +99,7 @@ def python_paths(record: dict[str, Any]) -> list[str]:
 
 def ended_record(server: Served) -> dict[str, Any]:
     """The record of the table's last ended shoe (waits for one to end)."""
-    shoe = wait_until(lambda: server.get("/api/tables/quick")["previous_shoe"], 60, "a shoe to end")
+    shoe = server.advance_until(lambda: server.get("/api/tables/quick")["previous_shoe"], "a shoe")
     record: dict[str, Any] = server.get(f"/api/shoes/{shoe['id']}/record")
     return record
 
@@ -227,7 +242,8 @@ def test_the_panel_verifies_a_shoe_dealt_with_the_players_seed(
     ).json_value()
 
     # A shoe dealt with it ends: the panel says the client seed is this player's alone.
-    page.wait_for_selector('.fair__revealed .fair__whose[data-whose="yours"]', timeout=60_000)
+    yours = '.fair__revealed .fair__whose[data-whose="yours"]'
+    short_server.advance_until(lambda: page.query_selector(yours), "the player's shoe to end")
     page.click(".fair__verify-here")
     page.wait_for_selector(".fair__check[data-verdict]")
     shown = page.evaluate(

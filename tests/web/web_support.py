@@ -41,10 +41,6 @@ DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 #: Generous: two cores are shared by everyone's tests.
 WAIT_MS = 30_000
-#: ``long_window_server``'s betting window, and what its tests wait to have left of it: a dozen
-#: acknowledged clicks take 5 s at worst under ``make test`` on two cores.
-LONG_WINDOW_S = 12
-LONG_WINDOW_LEFT_S = 8
 #: The betting window of the virtual-clock servers, in virtual seconds: it closes only when a
 #: test moves the clock there; meanwhile the page counts it down in real time (a display),
 #: so it is long enough for the page to read as open with seconds to spare.
@@ -82,23 +78,6 @@ def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         betting_seconds=5,
         # Long enough that a test's clicks fit in one betting window, and a reload (a ticket,
         # then the feed's snapshot) lands in the same round, on a loaded two-core machine.
-        reveal_ms=250,
-        result_ms=1500,
-        demo_credit=150_000,
-    )
-    yield served
-    served.stop()
-
-
-@pytest.fixture(scope="session")
-def long_window_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The three default tables with a betting window long enough for a dozen acknowledged
-    clicks or a keyboard walk on a loaded two-core machine (the 5-second window is not)."""
-    served = serve_web(
-        tmp_path_factory.mktemp("web-long"),
-        tables="standard,no-commission,ez",
-        betting_seconds=LONG_WINDOW_S,
-        # As table_server's: a result shown long enough for a loaded page to be read.
         reveal_ms=250,
         result_ms=1500,
         demo_credit=150_000,
@@ -473,11 +452,11 @@ class TablePage:
 
 
 @pytest.fixture(scope="module")
-def module_page(browser: Browser, table_server: Served) -> Iterator[Page]:
+def module_page(browser: Browser, virtual_server: Served) -> Iterator[Page]:
     """A page on the served origin, for importing the page's own ES modules."""
     context = browser.new_context()
     opened = context.new_page()
-    opened.goto(f"{table_server.url}/healthz")
+    opened.goto(f"{virtual_server.url}/healthz")
     yield opened
     context.close()
 
