@@ -24,6 +24,8 @@ T = TypeVar("T")
 #: clock, and for a condition it steps the clock towards: generous, for a loaded machine.
 SETTLE_S = 60.0
 ADVANCE_S = 120.0
+#: The most of a window ``open_round`` wants still to run (virtual milliseconds).
+MIN_LEFT_MS = 10_000
 
 
 def wait_until(check: Callable[[], T | None], timeout: float, what: str, step: float = 0.02) -> T:
@@ -107,14 +109,21 @@ class ClockDriver:
             self.step()
 
     def open_round(self, table_id: str = "standard", after: int = 0) -> dict[str, Any]:
-        """Step until ``table_id`` has a round open for bets with an id above ``after``;
-        the table's view."""
+        """Step until ``table_id`` has a round open for bets with an id above ``after`` and
+        at least half its window (ten seconds at most) still to run, so that the test's own
+        small moves stay inside it whatever moves came before; the table's view."""
         deadline = time.monotonic() + ADVANCE_S
         while True:
             self.settle()
             view: dict[str, Any] = self.get(f"/api/tables/{table_id}")
             state = view["round"]
-            if state and state["phase"] == "open" and state["id"] > after:
+            enough = min(MIN_LEFT_MS, view["settings"]["betting_ms"] // 2)
+            if (
+                state
+                and state["phase"] == "open"
+                and state["id"] > after
+                and state["closes_at_ms"] - view["now"] >= enough
+            ):
                 return view
             if time.monotonic() > deadline:
                 raise AssertionError(f"no round of {table_id} opened after {after}")
