@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import pytest
@@ -28,18 +27,6 @@ QUICK_TABLE = Path(__file__).parents[1] / "server" / "data" / "quick.toml"
 ROLES = ("auditor", "operator", "admin")
 PASSWORD = "Pit-Boss-Pass-9"
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
-T = TypeVar("T")
-
-
-def wait_for(check: Callable[[], T | None], timeout: float, what: str) -> T:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value is not None and value is not False:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        time.sleep(0.03)
 
 
 def add_staff(db_url: str, username: str, role: str) -> None:
