@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
+import pytest
 from playwright.sync_api import Page, WebSocketRoute
-from web_support import Opener, Served, TablePage
+from web_support import Opener, Served, TablePage, serve_web
 
 pytest_plugins = ("web_support",)
 
@@ -43,6 +44,22 @@ def focus_ring(page: Page) -> str:
         "(() => { const s = getComputedStyle(document.activeElement); return `${s.outlineStyle} ${s.outlineWidth}`; })()"
     )
     return ring
+
+
+@pytest.fixture(scope="module")
+def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """The three default tables on the real clock, dealing on their own: for the tests that
+    watch a table play (a result said, a flip, a dropped feed caught up), not drive it."""
+    served = serve_web(
+        tmp_path_factory.mktemp("web-access"),
+        tables="standard,no-commission,ez",
+        betting_seconds=5,
+        reveal_ms=250,
+        result_ms=1500,
+        demo_credit=150_000,
+    )
+    yield served
+    served.stop()
 
 
 def test_keyboard_alone_from_the_lobby_to_a_bet(open_page: Opener, virtual_server: Served) -> None:

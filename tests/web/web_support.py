@@ -69,44 +69,11 @@ def serve_web(workdir: Path, **options: Any) -> ServerProcess:
     return ServerProcess(f"sqlite:///{workdir / 'web.db'}", workdir, **options).start()
 
 
-@pytest.fixture(scope="session")
-def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """The three default tables, face up, with a short betting window and little credit."""
-    served = serve_web(
-        tmp_path_factory.mktemp("web-serve"),
-        tables="standard,no-commission,ez",
-        betting_seconds=5,
-        # Long enough that a test's clicks fit in one betting window, and a reload (a ticket,
-        # then the feed's snapshot) lands in the same round, on a loaded two-core machine.
-        reveal_ms=250,
-        result_ms=1500,
-        demo_credit=150_000,
-    )
-    yield served
-    served.stop()
-
-
 def _quick_rules(folder: Path) -> str:
     """The quick table's rule set written in ``folder``: its path, for ``--tables``."""
     rules = folder / "quick.toml"
     rules.write_text(QUICK_RULES, encoding="utf-8")
     return str(rules)
-
-
-@pytest.fixture(scope="session")
-def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """One face-down table whose one-deck shoe ends every few coups (for the seed reveal)."""
-    folder = tmp_path_factory.mktemp("web-quick")
-    served = serve_web(
-        folder,
-        tables=_quick_rules(folder),
-        options=["--dealing", "face-down"],
-        betting_seconds=2,
-        reveal_ms=250,
-        result_ms=600,
-    )
-    yield served
-    served.stop()
 
 
 @pytest.fixture(scope="session")
@@ -129,7 +96,8 @@ def virtual_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]
 
 @pytest.fixture(scope="session")
 def virtual_quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    """``quick_server``'s table (face down, a shoe every few coups) on a virtual clock."""
+    """One face-down table whose one-deck shoe ends every few coups (for the seed reveal), on
+    a virtual clock."""
     folder = tmp_path_factory.mktemp("web-virtual-quick")
     served = serve_web(
         folder,
