@@ -405,8 +405,10 @@ def test_a_raised_limit_waits_24_hours_for_its_confirmation(
     assert "24 hours" in page.inner_text("#limits-message")
     assert page.inner_text("[data-row='wager-24h'] [data-col='limit']") == "$20.00"
     served.advance(24 * 3_600_000 + 1_000)
-    # A day later the login has expired (12 hours): log in again, then confirm.
+    # A day later the login has expired (12 hours): log in again, then confirm. The page has
+    # dropped the ended token once its scripts run (the button shows in the bare HTML first).
     page.reload()
+    page.wait_for_function("localStorage.getItem('baccarat.session') === null")
     page.wait_for_selector("#login:not([hidden])")
     page.click("#login")
     page.fill("#login-username", name)
