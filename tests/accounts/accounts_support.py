@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from clock_driver import ClockDriver
+from clock_driver import ClientClock
 from fastapi.testclient import TestClient
 
 from baccarat.server import Settings, create_app, tables_from
@@ -69,17 +69,14 @@ class TestTime:
         self._service.advance(int(hours * 3_600_000 + seconds * 1000))
 
 
-class Service(ClockDriver):
+class Service(ClientClock):
     """A running app (TestClient, a loopback caller), its virtual clock, and helpers to act
     as players. Time stands still until the test moves it (``clock.advance``) or steps the
     table to the state it wants (``betting_round``, ``wait_final``): no betting window closes
     under a slow request."""
 
-    #: One table, whose dealer is its one sleep at rest.
-    sleepers = 1
-
     def __init__(self, client: TestClient, db_url: str, clock: VirtualClock | None = None) -> None:
-        self.client = client
+        super().__init__(client)  # one table, whose dealer is its one sleep at rest
         self.db_url = db_url
         self.clock = TestTime(self, clock or VirtualClock())
 
@@ -89,17 +86,6 @@ class Service(ClockDriver):
             headers["Authorization"] = f"Bearer {token}"
         response: httpx.Response = self.client.request(method, path, headers=headers, **kw)
         return response
-
-    def get(self, path: str) -> Any:
-        response = self.call("GET", path)
-        response.raise_for_status()
-        return response.json()
-
-    def post_clock(self, ms: int) -> dict[str, Any]:
-        response = self.call("POST", "/api/test/clock", json={"advance_ms": ms})
-        response.raise_for_status()
-        state: dict[str, Any] = response.json()
-        return state
 
     def register_and_login(self, username: str, password: str = "Correct-Horse-9") -> str:
         created = self.call(
