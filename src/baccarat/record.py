@@ -82,12 +82,23 @@ def build_record(
     wagers: Sequence[Sequence[WagerEntry]] | None = None,
     revealed: bool = True,
     procedure: ShoeProcedure | None = None,
+    voided: Sequence[bool] | None = None,
 ) -> dict[str, Any]:
     """The record of a shoe: ``coups`` as dealt from ``fair.shoe(procedure)``.
 
     ``procedure`` defaults to the rule set's, with the fair shoe's deck count. ``wagers``,
-    when given, has one list per coup. With ``revealed=False`` the server seed, digest
-    and burn are left out: the rest is safe to publish while the shoe is in play.
+    when given, has one list per coup; ``voided`` marks the coups dealt and then voided
+    (their cards left the shoe; they settle nothing). With ``revealed=False`` the server
+    seed, digest and burn are left out: the rest is safe to publish while the shoe is in
+    play. A revealed record of fewer coups than the shoe deals says ``ended_early``: the
+    shoe was ended before its last coup (an operator's new shoe).
+
+    >>> fair = FairShoe(bytes(32), "client", "shoe-1", 8)
+    >>> standard = load_ruleset("standard")
+    >>> coups = list(fair.shoe(standard.shoe).coups())[:2]
+    >>> short = build_record(fair, standard, coups, voided=[True, False])
+    >>> short["ended_early"], short["coups"][0]["voided"], "voided" in short["coups"][1]
+    (True, True, False)
     """
     proc = procedure or dataclasses.replace(ruleset.shoe, decks=fair.decks)
     if proc.decks != fair.decks:
@@ -96,6 +107,8 @@ def build_record(
         )
     if wagers is not None and len(wagers) != len(coups):
         raise RecordError(f"{len(wagers)} lists of wagers for {len(coups)} coups")
+    if voided is not None and len(voided) != len(coups):
+        raise RecordError(f"{len(voided)} voided marks for {len(coups)} coups")
     shoe = fair.shoe(proc)
     record: dict[str, Any] = {
         "format": RECORD_FORMAT,
@@ -115,6 +128,8 @@ def build_record(
         record["server_seed"] = fair.server_seed.hex()
         record["digest"] = fair.digest
         record["burn"] = [card.code for card in shoe.burned]
+        if len(coups) < sum(1 for _ in fair.shoe(proc).coups()):
+            record["ended_early"] = True
     record["cut_position"] = shoe.cut_position
     entries = []
     for number, coup in enumerate(coups):
@@ -124,6 +139,8 @@ def build_record(
             "banker_total": coup.banker_total,
             "winner": coup.winner.value,
         }
+        if voided is not None and voided[number]:
+            entry["voided"] = True
         if wagers is not None:
             entry["wagers"] = [wager.to_json() for wager in wagers[number]]
         entries.append(entry)

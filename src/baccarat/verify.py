@@ -78,6 +78,8 @@ class VerifyReport:
     coups: int = 0
     wagers: int = 0
     revealed: bool = False
+    #: Coups the shoe would have dealt after the record's last, when it says it ended early.
+    not_dealt: int = 0
 
     @property
     def ok(self) -> bool:
@@ -169,14 +171,26 @@ def verify_record(data: Mapping[str, Any]) -> VerifyReport:
     wagers = 0
     for number, entry in enumerate(coups):
         wagers += _check_coup(number, entry, dealt, ruleset, check)
-    if dealt is not None and len(coups) < len(dealt):
+    not_dealt = 0
+    ended_early = data.get("ended_early", False)
+    if not isinstance(ended_early, bool):
+        check.fail("ended_early", f"must be true or false, not {ended_early!r}")
+    elif dealt is not None and len(coups) < len(dealt):
+        if ended_early:  # an operator's new shoe: the rest of the order was never dealt
+            not_dealt = len(dealt) - len(coups)
+        else:
+            check.fail(
+                "",
+                f"missing: the shoe deals {len(dealt)} coups under its last-coup rule, "
+                f"the record stops after {len(coups)}",
+                coup=len(coups),
+            )
+    elif dealt is not None and ended_early:
         check.fail(
-            "",
-            f"missing: the shoe deals {len(dealt)} coups under its last-coup rule, "
-            f"the record stops after {len(coups)}",
-            coup=len(coups),
+            "ended_early", "the record holds every coup the shoe deals: it did not end early"
         )
-    return VerifyReport(tuple(check.failures), len(coups), wagers, "server_seed" in data)
+    revealed = "server_seed" in data
+    return VerifyReport(tuple(check.failures), len(coups), wagers, revealed, not_dealt)
 
 
 def _ruleset(entry: Mapping[str, Any], check: _Checker) -> RuleSet | None:
@@ -328,6 +342,12 @@ def _check_coup(
     wagers = entry.get("wagers", [])
     if not isinstance(wagers, list):
         check.fail("wagers", f"must be a list, not {wagers!r}", number)
+        return 0
+    voided = entry.get("voided", False)
+    if not isinstance(voided, bool):
+        check.fail("voided", f"must be true or false, not {voided!r}", number)
+    elif voided and wagers:
+        check.fail("wagers", "a voided coup settles no wager: every stake was returned", number)
         return 0
     if ruleset is not None:
         for index, wager in enumerate(wagers):

@@ -1,10 +1,11 @@
 """What operators do, end to end on a running app: a void gives every stake back and the
 ledger holds; a paused table opens no round until it is opened; a change waits for the next
-shoe; a locked or closed player cannot log in; an operator limit caps the player's own; the
+shoe, and so does a new shoe asked for; a locked or closed player cannot log in; an operator limit caps the player's own; the
 command creates staff."""
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,6 +18,7 @@ from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import RuleSet, parse_ruleset
 from baccarat.server.actions.admin_tables import next_ruleset
 from baccarat.server.admin_models import StakeLimits, TableChange
+from baccarat.verify import verify_record
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +132,42 @@ def test_a_change_applies_from_the_next_shoe(admin: Admin) -> None:
     assert after["settings"]["dealing"] == "face-down"
     assert after["bets"]["tie"]["max_stake"] == 5_000
     assert admin.as_role("auditor", "GET", "/api/admin/tables/quick").json()["pending"] is None
+
+
+def test_a_new_shoe_starts_after_the_round_in_play(admin: Admin) -> None:
+    round_id = admin.open_round()
+    shoe = admin.call("GET", "/api/tables/standard").json()["shoe"]["id"]
+    asked = admin.as_role(
+        "operator", "POST", "/api/admin/tables/standard/new-shoe", json={"reason": "cards worn"}
+    )
+    assert asked.status_code == 200, asked.text
+    assert asked.json()["pending"] == {"new_shoe": True}
+    # The round in play finishes in the shoe it opened in.
+    assert admin.wait_final(round_id)["shoe_id"] == shoe
+
+    def next_shoe() -> dict[str, Any] | None:
+        now = admin.call("GET", "/api/tables/standard").json()
+        return now if now["shoe"] and now["shoe"]["id"] != shoe else None
+
+    admin.clock.advance_until(next_shoe, "the standard table's new shoe")
+    ended = admin.call("GET", f"/api/shoes/{shoe}").json()
+    assert ended["status"] == "ended"
+    assert hashlib.sha256(bytes.fromhex(ended["server_seed"])).hexdigest() == ended["commitment"]
+    rounds = admin.as_role(
+        "auditor", "GET", "/api/admin/rounds", params={"table_id": "standard", "limit": 200}
+    ).json()["rounds"]
+    assert max(r["id"] for r in rounds if r["shoe_id"] == shoe) == round_id
+    # The short shoe's record is complete: anyone can check its cards against its seeds.
+    report = verify_record(admin.call("GET", f"/api/shoes/{shoe}/record").json())
+    dealt = [r for r in rounds if r["shoe_id"] == shoe and r["phase"] == "settled"]
+    assert report.ok and report.revealed and report.coups == len(dealt) > 0
+    # Done: nothing waits any more, and the next shoe is not ended in its turn.
+    assert admin.as_role("auditor", "GET", "/api/admin/tables/standard").json()["pending"] is None
+    following = admin.open_round()
+    assert admin.wait_final(following)["shoe_id"] == next_shoe()["shoe"]["id"]  # type: ignore[index]
+    record = next(r for r in reversed(admin.audit()) if r["action"] == "table_new_shoe")
+    assert record["actor"] == "staff:staff-operator"
+    assert f'"shoe":"{shoe}"' in record["details"] and '"reason":"cards worn"' in record["details"]
 
 
 def test_a_locked_or_closed_player_cannot_log_in(admin: Admin) -> None:

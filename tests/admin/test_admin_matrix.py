@@ -120,6 +120,10 @@ SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
             "/api/admin/tables/standard/next-shoe", {"betting_ms": 1500, **_reason(r)}
         ),
     ),
+    ("POST", "/api/admin/tables/{table_id}/new-shoe"): (
+        ACT,
+        lambda a, r: Req("/api/admin/tables/standard/new-shoe", _reason(r)),
+    ),
     ("POST", "/api/admin/tables/{table_id}/pause"): (
         ACT,
         lambda a, r: Req("/api/admin/tables/standard/pause", _reason(r)),
@@ -328,6 +332,10 @@ BAD: dict[tuple[str, str], list[Req]] = {
             {"reason": "r", "limits": {"nope": {"min_stake": 1, "max_stake": 9}}},
         ),
         Req("/api/admin/tables/nope/next-shoe", {"reason": "r", "betting_ms": 2000}),
+    ],
+    ("POST", "/api/admin/tables/{table_id}/new-shoe"): [
+        Req("/api/admin/tables/standard/new-shoe", {}),
+        Req("/api/admin/tables/nope/new-shoe", {"reason": "r"}),
     ],
     ("POST", "/api/admin/tables/{table_id}/pause"): [
         Req("/api/admin/tables/standard/pause", {}),

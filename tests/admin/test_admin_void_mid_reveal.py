@@ -1,6 +1,6 @@
 """An operator voids a round mid-reveal (a misdeal): the round's own rule allows it, the
 runtime dealing the table carries it out, every stake comes back, the void is audited and
-the feed announces it; the table deals on."""
+the feed announces it; the table deals on, and the shoe's record keeps the voided coup."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from baccarat.server import Settings, create_app, tables_from
 from baccarat.server.clock import VirtualClock
+from baccarat.verify import verify_record
 
 #: A reveal's pause, in virtual milliseconds: the clock stands still between two cards.
 REVEAL_MS = 3_000
@@ -95,4 +96,25 @@ def test_a_round_voided_mid_reveal_returns_every_stake_audited_and_announced(
         "admin", "POST", f"/api/admin/rounds/{round_id}/void", json={"reason": "x"}
     )
     assert (again.status_code, again.json()["error"]["code"]) == (409, "round_finished")
-    assert clock.open_round(after=round_id)["round"]["id"] > round_id
+    following = clock.open_round(after=round_id)
+    assert following["round"]["id"] > round_id
+
+    # Ended early by an operator, the shoe's record keeps the voided coup with all its cards
+    # (they left the shoe), settling nothing, so every later coup lines up with the order.
+    shoe = following["shoe"]["id"]
+    asked = admin.as_role(
+        "operator", "POST", "/api/admin/tables/standard/new-shoe", json={"reason": "misdeal"}
+    )
+    assert asked.status_code == 200, asked.text
+    clock.advance_until(
+        lambda: admin.call("GET", f"/api/shoes/{shoe}").json()["status"] == "ended" or None,
+        "the shoe to end",
+    )
+    shoe_record = admin.call("GET", f"/api/shoes/{shoe}/record").json()
+    report = verify_record(shoe_record)
+    assert report.ok and report.not_dealt > 0 and shoe_record["ended_early"] is True
+    marked = [number for number, coup in enumerate(shoe_record["coups"]) if coup.get("voided")]
+    assert len(marked) == 1
+    voided_coup = shoe_record["coups"][marked[0]]
+    assert voided_coup["wagers"] == [] and len(voided_coup["cards"]) >= 4
+    assert voided_coup["cards"][0] == view["cards"][0]["card"]

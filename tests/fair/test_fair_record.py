@@ -270,6 +270,43 @@ def test_a_missing_or_extra_coup_is_found() -> None:
     assert paths(record) == [f"coups[{len(record['coups']) - 1}]"]
 
 
+def test_a_shoe_ended_early_says_so_and_verifies() -> None:
+    fair, ruleset, coups, _ = played()
+    short = build_record(fair, ruleset, coups[:5])
+    report = verify_record(short)
+    assert short["ended_early"] is True and report.ok
+    assert (report.coups, report.not_dealt) == (5, len(coups) - 5)
+    whole = build_record(fair, ruleset, coups)
+    assert "ended_early" not in whole and verify_record(whole).not_dealt == 0
+    # Said of a complete record, or not said of a short one: each is a failure where it is.
+    whole["ended_early"] = True
+    assert paths(whole) == ["ended_early"]
+    del short["ended_early"]
+    assert paths(short) == ["coups[5]"]
+    short["ended_early"] = "yes"
+    assert paths(short) == ["ended_early"]
+
+
+def test_a_voided_coup_keeps_its_cards_and_settles_nothing() -> None:
+    fair, ruleset, coups, _ = played()
+    marks = [number == 3 for number in range(len(coups))]
+    wagers = [
+        [] if voided else settled_wagers([coup], ruleset, [("7", "banker", 100)])[0]
+        for voided, coup in zip(marks, coups, strict=True)
+    ]
+    record = build_record(fair, ruleset, coups, wagers=wagers, voided=marks)
+    assert record["coups"][3]["voided"] is True and "voided" not in record["coups"][2]
+    assert verify_record(record).ok
+    record["coups"][3]["wagers"] = record["coups"][2]["wagers"]
+    assert paths(record) == ["coups[3].wagers"]
+    record["coups"][3]["wagers"] = []
+    record["coups"][3]["voided"] = 1
+    assert paths(record) == ["coups[3].voided"]
+    # Left out, a voided coup's cards would shift every later coup off the order.
+    del record["coups"][3]
+    assert paths(record)[0].startswith("coups[3].cards")
+
+
 def test_the_last_coup_rule_sets_the_number_of_coups() -> None:
     record = played()[3]
     record["procedure"]["last_coup"] = "finish"
@@ -386,8 +423,9 @@ def test_the_documented_example_is_a_real_record() -> None:
     stakes = [("7", "banker", 1000), ("42", "tie", 500), ("42", "player_pair", 100)]
     wagers = settled_wagers(coups, ruleset, stakes)
     assert example == build_record(fair, ruleset, coups, wagers=wagers, procedure=procedure)
-    # Every documented field is in the example, and the example has no undocumented one.
+    # Every documented field is in the example (but those of a custom rule set, a voided coup
+    # and a shoe ended early), and the example has no undocumented one.
     documented = set(re.findall(r"^\| `([a-z_]+)` \|", doc.read_text(encoding="utf-8"), re.M))
     used = set(example) | set(example["procedure"]) | set(example["coups"][0])
     used |= set(example["coups"][0]["wagers"][0]) | set(example["ruleset"])
-    assert used <= documented and documented - used == {"toml"}
+    assert used <= documented and documented - used == {"toml", "voided", "ended_early"}

@@ -204,7 +204,12 @@ def test_the_collector_collects_at_once_when_a_crowd_has_left(
     monkeypatch.setattr(quiet_gc, "collect_and_freeze", lambda: 0.0)
     watching = {"now": 0}
     collector = QuietCollector(
-        lambda: False, FixedClock(0), clients=lambda: watching["now"], every_s=30, at_most_s=120
+        lambda: False,
+        FixedClock(0),
+        clients=lambda: watching["now"],
+        every_s=30,
+        at_most_s=120,
+        monotonic=lambda: 1_000.0,
     )
     t = collector.last
 
@@ -228,7 +233,10 @@ def test_the_collector_collects_at_once_when_a_crowd_has_left(
 
 def test_the_collector_waits_for_a_quiet_moment_but_not_forever() -> None:
     quiet = {"now": False}
-    collector = QuietCollector(lambda: quiet["now"], FixedClock(0), every_s=30, at_most_s=120)
+    # Whole seconds: at 461.113462137 s since boot, (start + 120) - start was 119.99999999999997.
+    collector = QuietCollector(
+        lambda: quiet["now"], FixedClock(0), every_s=30, at_most_s=120, monotonic=lambda: 1_000.0
+    )
     start = collector.last
     assert not collector.due(start + 29)
     assert not collector.due(start + 60)  # a table is open: wait

@@ -356,7 +356,7 @@ def _records() -> Iterator[tuple[str, dict[str, Any]]]:
     """Records of every procedure, as dealt and tampered with in each way the verifier knows."""
     rng = random.Random(7)
     rules = load_ruleset("standard")
-    for number in range(24):
+    for number in range(36):
         decks = (1, 1, 2, 8)[number % 4]
         procedure = ShoeProcedure(
             decks=decks,
@@ -366,7 +366,20 @@ def _records() -> Iterator[tuple[str, dict[str, Any]]]:
         )
         fair = FairShoe(rng.randbytes(32), f"client-{number}", f"shoe-{number}", decks)
         record = build_record(fair, rules, list(fair.shoe(procedure).coups()), procedure=procedure)
-        way = ("none", "card", "seed", "drop", "extra", "winner", "unrevealed", "cut")[number % 8]
+        way = (
+            "none",
+            "card",
+            "seed",
+            "drop",
+            "extra",
+            "winner",
+            "unrevealed",
+            "cut",
+            "early",
+            "early-whole",
+            "voided",
+            "voided-wagers",
+        )[number % 12]
         coups = record["coups"]
         if way == "card":
             coup = rng.randrange(len(coups))
@@ -386,6 +399,16 @@ def _records() -> Iterator[tuple[str, dict[str, Any]]]:
                 del record[field]
         elif way == "cut":
             record["cut_position"] += 1
+        elif way == "early":  # an operator's new shoe: fine, and said
+            del coups[len(coups) // 2 :]
+            record["ended_early"] = True
+        elif way == "early-whole":
+            record["ended_early"] = True
+        elif way == "voided" and coups:
+            coups[-1]["voided"] = True
+        elif way == "voided-wagers" and coups:
+            coups[0]["voided"] = True
+            coups[0]["wagers"] = [{"player": "p", "bet": "banker", "stake": 100, "returned": 195}]
         yield f"{number}-{way}", record
 
 

@@ -98,6 +98,8 @@ def verify_command(
         typer.echo(json.dumps({"ok": report.ok, "coups": report.coups, "failures": failures}))
     else:
         what = f"shoe {data['shoe_id']!r}, {report.coups} coups, {report.wagers} wagers"
+        if report.not_dealt:
+            what += f" (ended early: the {report.not_dealt} coups left in its order were not dealt)"
         if report.ok:
             console.print(
                 f"OK: {what}: commitment, order and digest, burn, cut card, every coup "

@@ -30,15 +30,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from functools import partial
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import Connection
 
 from baccarat.cards import Card
 from baccarat.coup import due_slot
-from baccarat.fair import commitment, new_server_seed
 from baccarat.live.commands import (
     ApplyControls,
     ChangeDealer,
@@ -56,47 +54,40 @@ from baccarat.live.commands import (
     Voided,
     VoidRound,
 )
-from baccarat.live.events import RoundCancelled, RoundPaid
+from baccarat.live.events import RoundPaid
 from baccarat.live.inbox import Inbox
 from baccarat.live.observers import Observer, Step, StepName
 from baccarat.live.ports import Clock, Fence, Store
+from baccarat.live.shoe_keeper import ShoeKeeper
 from baccarat.live.table import LiveTable, finished_round
+from baccarat.live.voids import show_void, void_by_staff
 from baccarat.refusals import RefusalCode
 from baccarat.roads import Scoreboard
-from baccarat.rulesets import RuleSet, parse_ruleset
+from baccarat.rulesets import RuleSet
 from baccarat.shoe import CardCounts
 from baccarat.store.bet_reads import round_has_bets, round_stakes
 from baccarat.store.clock import db_now
 from baccarat.store.leases import FencedError
-from baccarat.store.ledger import new_id
 from baccarat.store.rounds import (
     RoundChange,
     RoundRow,
     close_round,
-    get_round,
     last_finished_round,
     open_round,
     record_reveal,
-    shoe_rounds,
     store_draws,
     unfinished_rounds,
 )
 from baccarat.store.seal import SeedVault
 from baccarat.store.settlement import SettledRound, VoidedRound, settle_round, void_round
 from baccarat.store.shoes import (
-    ShoeRow,
-    end_shoe,
     fix_client_seed,
-    get_shoe,
     last_ended_shoe,
     open_shoe,
-    start_shoe,
 )
-from baccarat.store.table_controls import get_control, take_pending
+from baccarat.store.table_controls import get_control
 from baccarat.table import (
     RESTART_VOID_REASON,
-    CardSource,
-    FairShoeSource,
     Phase,
     TransitionError,
     recovery_action,
@@ -136,16 +127,11 @@ class Dealer:
         #: Why a write was refused, once the lease's fence has stopped this dealer.
         self.fenced: str | None = None
         self.vault = vault
-        self.table_ruleset = table_ruleset
         self.store = store
         self.clock = clock
-        #: Where the cards of the shoe in play come from (``None`` until its client seed
-        #: is fixed), positioned after the last stored card.
-        self.source: CardSource | None = None
+        self.shoes = ShoeKeeper(table, table_ruleset, store, self._write, vault)
         #: The operators' status of the table (``baccarat.store.table_controls``).
         self.status = "open"
-        self._change_shoe = False
-        self.next_number = 1
         self.ready = asyncio.Event()
         self._inbox = Inbox()
 
@@ -190,13 +176,13 @@ class Dealer:
             case VoidRound():
                 return await self._staff_void(command)
             case ChangeShoe():
-                self._change_shoe = True
+                self.shoes.change_asked = True
                 return Done()
             case ChangeDealer():
                 self.hand_over.set()
                 return Done()
             case Draw(card=card):
-                push = getattr(self.source, "push", None)
+                push = getattr(self.shoes.source, "push", None)
                 if push is None:
                     return Refused(
                         RefusalCode.INVALID_REQUEST, "this table's shoe takes no card from outside"
@@ -221,7 +207,7 @@ class Dealer:
                 await self.resume(resumable)
                 while not self.hand_over.is_set():
                     await self._drain()
-                    await self._ensure_shoe()
+                    await self.shoes.ensure()
                     if await self._may_open():
                         await self._play_round()
                 log.warning("baccarat-node: %s hands %s over", self.node_id, self.table_id)
@@ -279,16 +265,18 @@ class Dealer:
         """
         control = await self.store.read(lambda c: get_control(c, self.table_id))
         self.status = control.status
-        self._use_controls(control.applied)
+        # An operator's new shoe is stored: it holds across a restart or a failover.
+        self.shoes.change_asked = control.new_shoe
+        self.shoes.use_controls(control.applied)
         shoe_row = await self.store.read(lambda c: open_shoe(c, self.table_id, self.vault))
         ended = await self.store.read(lambda c: last_ended_shoe(c, self.table_id))
         self.table.previous_shoe = None if ended is None else ended.public()
         self.table.begin(None)
         if shoe_row is None:
-            self.table.shoe, self.source = None, None
+            self.table.shoe, self.shoes.source = None, None
             self.table.board = Scoreboard()
         else:
-            await self._load_shoe(shoe_row)
+            await self.shoes.load(shoe_row)
         pending = await self.store.read(lambda c: unfinished_rounds(c, self.table_id))
         resumable: list[RoundRow] = []
         for row in pending:
@@ -316,33 +304,8 @@ class Dealer:
                     continue
                 row = dealt
             await self._reveal_and_settle(row)
-        shoe_row = self.table.shoe
-        source = self.source
-        if shoe_row is not None and not shoe_row.ended and source and source.finished:
-            await self._end_shoe()
-
-    async def _load_shoe(self, shoe_row: ShoeRow) -> None:
-        rounds = await self.store.read(lambda c: shoe_rounds(c, shoe_row.id))
-        ruleset = parse_ruleset(shoe_row.ruleset_toml)
-        self.table.shoe = shoe_row
-        self.table.use_ruleset(ruleset)
-        self.table.board = Scoreboard()
-        self.next_number = max((r.number for r in rounds), default=0) + 1
-        self.source = None
-        self.table.cards_left = 52 * shoe_row.decks
-        if shoe_row.client_seed is None:
-            return
-        stored = [row.state.drawn for row in rounds if row.state.drawn]
-        # ``ShoeError`` if the stored cards differ from the shoe's order: the dealer stops
-        # and recovers again rather than deal on from a shoe that is not the record.
-        self.source = FairShoeSource.resume(shoe_row.fair().shoe(ruleset.shoe), stored)
-        pending = 0
-        for row in rounds:
-            if row.cards is not None and row.phase is Phase.SETTLED:
-                self.table.board.add_coup(row.state.coup)
-            elif not row.phase.final:
-                pending += len(row.state.drawn)
-        self.table.cards_left = self.source.left.total + pending
+        if self.shoes.finished:
+            await self.shoes.end()
 
     async def _void(self, row: RoundRow, reason: str) -> None:
         def run(c: Connection) -> VoidedRound | None:
@@ -352,127 +315,24 @@ class Dealer:
         if voided is None:  # finished already
             return
         log.info("table %s: round %d voided (%s)", self.table_id, row.id, reason)
-        self._show_void(voided, "system:dealer")
-
-    def _show_void(self, voided: VoidedRound, actor: str) -> None:
-        """Publish a void: the table shows it (the round in play follows it), with what came
-        back to each player in their own copy."""
-        change = voided.change
-        own = {player: {"returned": amount} for player, amount in voided.returned.items()}
-        self.table.subscribers.publish(
-            RoundCancelled(self.table_id, change.row, dict(voided.returned), actor)
-        )
-        if self.table.round is not None and self.table.round.id == change.row.id:
-            self.table.follow(change, own)
-        else:  # not the round in play: a client learns of it from the event or its last_round
-            self.table.announce(change.row, change.events, own)
+        show_void(self.table, voided, "system:dealer")
 
     async def _staff_void(self, command: VoidRound) -> Reply:
         """Void a round of this table by its own rule, audited as the command's actor."""
-        round_id = command.round_id
-
-        def run(c: Connection) -> VoidedRound | RoundRow | None:
-            row = get_round(c, round_id, lock=True)
-            if row is None or row.table_id != self.table_id:
-                return None
-            voided = void_round(
-                c, row, command.reason, db_now(c), actor=command.actor, audit=command.audit
-            )
-            return row if voided is None else voided
-
-        outcome = await self._write(run)
-        if outcome is None:
-            return Refused(RefusalCode.ROUND_NOT_FOUND, f"there is no round {round_id}")
-        if isinstance(outcome, RoundRow):
-            message = f"round {round_id} is {outcome.phase.value}: only a round in play is voided"
-            return Refused(RefusalCode.ROUND_FINISHED, message)
-        log.info("table %s: round %d voided by %s", self.table_id, round_id, command.actor)
-        self._show_void(outcome, command.actor)
-        return Voided(round_id, dict(outcome.returned))
-
-    # -- what operators set (baccarat.store.table_controls) -------------------------
-
-    def _use_controls(self, applied: dict[str, Any] | None) -> None:
-        """Deal by the rule set and settings operators applied (``None``: the table's own)."""
-        if not applied:
-            return
-        toml = applied.get("ruleset_toml")
-        if toml is not None:
-            self.table_ruleset = parse_ruleset(toml)
-        if applied.get("settings"):
-            self.table.settings = replace(self.table.settings, **applied["settings"])
-
-    # -- shoes -----------------------------------------------------------------------
-
-    async def _ensure_shoe(self) -> None:
-        live_shoe = self.table.shoe
-        if live_shoe is not None and not live_shoe.ended:
-            finished = self._change_shoe or (self.source is not None and self.source.finished)
-            if not finished:
-                return
-            await self._end_shoe()
-        self._change_shoe = False
-        # What operators changed for the next shoe applies from this one.
-        self._use_controls(await self._write(lambda c: take_pending(c, self.table_id, db_now(c))))
-        ruleset = self.table_ruleset
-        seed, shoe_id = new_server_seed(), new_id()
-
-        def run(c: Connection) -> ShoeRow:
-            return start_shoe(
-                c,
-                shoe_id=shoe_id,
-                table_id=self.table_id,
-                decks=ruleset.decks,
-                ruleset_toml=ruleset.to_toml(),
-                server_seed=seed,
-                commitment=commitment(seed),
-                at=db_now(c),
-                vault=self.vault,
-            )
-
-        row = await self._write(run)
-        self.table.shoe, self.source, self.next_number = row, None, 1
-        self.table.use_ruleset(ruleset)
-        self.table.board = Scoreboard()
-        self.table.cards_left = 52 * row.decks
-        self.table.begin(None)
-        self.table.announce_shoe_start(row)
-
-    async def _end_shoe(self) -> None:
-        shoe_row = self.table.shoe
-        assert shoe_row is not None
-        fair = shoe_row.fair()
-        digest = fair.digest
-
-        def run(c: Connection) -> ShoeRow | None:
-            end_shoe(c, shoe_row.id, digest, db_now(c), fair.server_seed)
-            return get_shoe(c, shoe_row.id)
-
-        ended = await self._write(run)
-        assert ended is not None
-        self.table.shoe = ended
-        self.table.announce_shoe_end(ended, fair.server_seed)
-
-    async def _open_source(self) -> CardSource:
-        """The source of the shoe in play, made once its client seed is fixed (at the first
-        close of the shoe)."""
-        if self.source is None:
-            shoe_row = self.table.shoe
-            assert shoe_row is not None
-            shoe_id = shoe_row.id
-            shoe_now = await self.store.read(lambda c: get_shoe(c, shoe_id, vault=self.vault))
-            assert shoe_now is not None
-            self.table.shoe = shoe_now
-            self.source = FairShoeSource(shoe_now.fair().shoe(self.table.ruleset.shoe))
-            self.table.cards_left = self.source.left.total
-        return self.source
+        outcome = await self._write(partial(void_by_staff, table_id=self.table_id, command=command))
+        if isinstance(outcome, Refused):
+            return outcome
+        log.info("table %s: round %d voided by %s", self.table_id, command.round_id, command.actor)
+        show_void(self.table, outcome, command.actor)
+        return Voided(command.round_id, dict(outcome.returned))
 
     # -- one round -------------------------------------------------------------------
 
     async def _play_round(self) -> None:
         shoe_row = self.table.shoe
         assert shoe_row is not None
-        number, betting_ms = self.next_number, self.table.settings.betting_ms
+        shoes = self.shoes
+        number, betting_ms = shoes.next_number, self.table.settings.betting_ms
 
         def opening(c: Connection) -> RoundChange:
             return open_round(
@@ -480,9 +340,9 @@ class Dealer:
             )
 
         opened = await self._write(opening)
-        self.next_number = number + 1
-        if self.source is not None:
-            self.table.cards_left = self.source.left.total
+        shoes.next_number = number + 1
+        if shoes.source is not None:
+            self.table.cards_left = shoes.source.left.total
         table = self.table
         table.begin(opened.row)
         table.follow(opened)
@@ -493,7 +353,7 @@ class Dealer:
         await self._step("closing", closed.row.id)
         # What the shoe held before this coup: the integrity monitor prices each side bet on
         # it (the source's own tally, never its future).
-        source = await self._open_source()
+        source = await shoes.open_source()
         before = source.left
         dealt = await self._draw(closed.row)
         if dealt is None:
@@ -509,7 +369,7 @@ class Dealer:
         transaction: no card is shown before it is turned); a source that has none yet (a
         card-reading shoe waiting for its dealer) is waited for, each card stored as it comes.
         """
-        source = await self._open_source()
+        source = await self.shoes.open_source()
         drawn = list(row.state.drawn)
         while due_slot(drawn) is not None:
             cards: list[tuple[Card, CardCounts]] = []
@@ -530,7 +390,7 @@ class Dealer:
                 log.warning("table %s: %s", self.table_id, refused)
                 change = None
             if change is None:  # voided, or not this round's turn: the source goes back
-                await self._reload_shoe()
+                await self.shoes.reload()
                 return None
             drawn = list(change.row.state.drawn)
             self.table.follow(change)  # no event: the cards leave the table only as turned
@@ -538,11 +398,6 @@ class Dealer:
         current = self.table.round
         assert current is not None
         return current
-
-    async def _reload_shoe(self) -> None:
-        shoe_row = self.table.shoe
-        assert shoe_row is not None
-        await self._load_shoe(shoe_row)
 
     async def _read_stakes(self, round_id: int) -> None:
         """Every player's stakes on the round, from the database (every node takes bets).
@@ -647,6 +502,5 @@ class Dealer:
     async def _after_round(self) -> None:
         """The result's pause; then the shoe ends if its source says so."""
         await self._wait(self.table.settings.result_ms / 1000)
-        shoe = self.table.shoe
-        if self.source is not None and self.source.finished and shoe and not shoe.ended:
-            await self._end_shoe()
+        if self.shoes.finished:
+            await self.shoes.end()

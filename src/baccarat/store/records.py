@@ -4,7 +4,8 @@ A wager in the record is one player's whole stake on one bet in one round (the u
 rules settle); voided and undone bets are not wagers of any coup. Its player is a per-shoe
 pseudonym (``baccarat.store.pseudonyms``). A coup enters the record
 once its round is settled, which is after its result was announced (``RoundRow.face``), so
-even the record of a shoe in play never shows the current round's cards.
+even the record of a shoe in play never shows the current round's cards. A coup voided after
+its cards were drawn enters it, marked ``voided``, only once the shoe has ended.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
+from baccarat.coup import Coup
 from baccarat.record import WagerEntry, build_record
 from baccarat.rulesets import parse_ruleset
 from baccarat.store.pseudonyms import pseudonym, record_key
-from baccarat.store.rounds import shoe_rounds
+from baccarat.store.rounds import RoundRow, shoe_rounds
 from baccarat.store.schema import bet_outcomes, bets, rounds
 from baccarat.store.shoes import ShoeRow
 from baccarat.table import Phase
@@ -27,10 +29,12 @@ __all__ = ["shoe_record"]
 
 def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
     """The record of ``shoe``: revealed (server seed included) only if the shoe has ended."""
+    # A coup voided after it was dealt took its cards from the shoe: once the shoe has ended
+    # (and every card may be shown) it stays in the record, marked, so the order lines up.
     played = [
-        (row, face.coup)
+        (row, coup)
         for row in shoe_rounds(connection, shoe.id)
-        if row.phase is Phase.SETTLED and (face := row.face()).coup is not None
+        if (coup := _recorded_coup(row, revealed=shoe.ended)) is not None
     ]
     query = (
         select(
@@ -73,4 +77,15 @@ def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
         [coup for _, coup in played],
         wagers=[wagers.get(row.id, []) for row, _ in played],
         revealed=shoe.ended,
+        voided=[row.phase is Phase.VOIDED for row, _ in played],
     )
+
+
+def _recorded_coup(row: RoundRow, *, revealed: bool) -> Coup | None:
+    """The round's coup as the record holds it: a settled one as shown; a voided one with
+    every card only once the shoe is revealed; ``None`` for a round without a coup."""
+    if row.phase is Phase.SETTLED:
+        return row.face().coup
+    if revealed and row.phase is Phase.VOIDED and row.cards is not None:
+        return row.state.coup
+    return None

@@ -8,6 +8,10 @@ it into ``applied``, which a restarted dealer applies again. Each part is a JSON
 
     {"ruleset_toml": "...", "settings": {"betting_ms": 12000, "dealing": "face-down"}}
 
+An operator's request to end the shoe in play early is ``pending`` too (``"new_shoe": true``),
+so it holds across a restart or a failover; it is dropped, not applied, when the next shoe
+starts.
+
 >>> merge({"settings": {"betting_ms": 1}}, {"settings": {"reveal_ms": 2}, "ruleset_toml": "x"})
 {'settings': {'betting_ms': 1, 'reveal_ms': 2}, 'ruleset_toml': 'x'}
 """
@@ -23,6 +27,7 @@ from sqlalchemy import Connection, select, update
 from baccarat.store.schema import table_controls
 
 __all__ = [
+    "NEW_SHOE",
     "STATUSES",
     "TableControl",
     "get_control",
@@ -34,6 +39,8 @@ __all__ = [
 
 #: Whether rounds open: ``open``; ``paused`` (a short stop) or ``closed`` (out of service).
 STATUSES = ("open", "paused", "closed")
+#: The key of ``pending`` that asks for a new shoe after the round in play.
+NEW_SHOE = "new_shoe"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +51,11 @@ class TableControl:
     status: str = "open"
     pending: dict[str, Any] | None = None
     applied: dict[str, Any] | None = None
+
+    @property
+    def new_shoe(self) -> bool:
+        """Whether an operator asked for a new shoe after the round in play."""
+        return bool(self.pending and self.pending.get(NEW_SHOE))
 
 
 def _json(text: str | None) -> dict[str, Any] | None:
@@ -118,6 +130,7 @@ def take_pending(connection: Connection, table_id: str, at: int) -> dict[str, An
     before = get_control(connection, table_id, lock=True)
     if before.pending is None:
         return before.applied
-    applied = merge(before.applied, before.pending)
+    change = {key: value for key, value in before.pending.items() if key != NEW_SHOE}
+    applied = merge(before.applied, change) if change else before.applied
     _save(connection, TableControl(table_id, before.status, None, applied), at)
     return applied

@@ -15,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from baccarat.live.commands import CloseTable, Command, Pause, Resume
+from baccarat.live.commands import ChangeShoe, CloseTable, Command, Pause, Resume
 from baccarat.refusals import Refusal, RefusalCode
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset, parse_ruleset
 from baccarat.server.admin_models import (
@@ -29,7 +29,13 @@ from baccarat.server.mirror import TableMirror
 from baccarat.server.service import Service
 from baccarat.store.admin_reads import round_bettors
 from baccarat.store.staff import StaffSession, audit_staff
-from baccarat.store.table_controls import TableControl, get_control, set_pending, set_status
+from baccarat.store.table_controls import (
+    NEW_SHOE,
+    TableControl,
+    get_control,
+    set_pending,
+    set_status,
+)
 
 __all__ = ["TableDesk", "next_ruleset", "pending_view"]
 
@@ -50,6 +56,8 @@ def pending_view(pending: dict[str, Any] | None) -> dict[str, Any] | None:
         }
     if pending.get("settings"):
         shown["settings"] = dict(pending["settings"])
+    if pending.get(NEW_SHOE):
+        shown[NEW_SHOE] = True
     return shown
 
 
@@ -114,6 +122,28 @@ class TableDesk:
         control = await self.service.runner.write(run)
         # Stored and audited first: the runtime dealing the table reads the status back.
         await self.service.commands.tell(table_id, _COMMAND[status])
+        return self._view(mirror, control)
+
+    async def new_shoe(
+        self, session: StaffSession, table_id: str, reason: str
+    ) -> TableControlView | Refusal:
+        """End the shoe in play once its round in play is finished (its server seed is then
+        published); the next round opens a new shoe, with what waits for it."""
+        mirror = self._mirror(table_id)
+        if isinstance(mirror, Refusal):
+            return mirror
+        now = self.clock.now_ms()
+        shoe = (mirror.snapshot().get("shoe") or {}).get("id") if mirror.ready.is_set() else None
+
+        def run(c: Connection) -> TableControl:
+            after = set_pending(c, table_id, {NEW_SHOE: True}, now)
+            details = {"table": table_id, "shoe": shoe}
+            audit_staff(c, now, session, "table_new_shoe", reason, details)
+            return after
+
+        control = await self.service.runner.write(run)
+        # Stored first: a runtime that starts again, here or on another node, reads it back.
+        await self.service.commands.tell(table_id, ChangeShoe())
         return self._view(mirror, control)
 
     async def change(

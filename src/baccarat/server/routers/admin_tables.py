@@ -1,5 +1,6 @@
-"""``/api/admin/tables``: open, pause and close tables; change the next shoe's rule set,
-limits, timings and dealing mode; who watches and who bets; the integrity monitor's view."""
+"""``/api/admin/tables``: open, pause and close tables; end the shoe in play; change the next
+shoe's rule set, limits, timings and dealing mode; who watches and who bets; the integrity
+monitor's view."""
 
 from __future__ import annotations
 
@@ -57,6 +58,15 @@ async def close_table(
 ) -> TableControlView:
     """Take the table out of service: like a pause, until it is opened again."""
     return answer(await desks.tables.set_status(session, table_id, "closed", body.reason))
+
+
+@router.post("/api/admin/tables/{table_id}/new-shoe", responses=admin_errors(404, 422))
+async def new_shoe(
+    table_id: TableId, body: ReasonBody, session: StaffActor, desks: DesksDep
+) -> TableControlView:
+    """End the shoe in play after its round in play (its server seed is published); the next
+    round opens a new shoe, with any change waiting for it."""
+    return answer(await desks.tables.new_shoe(session, table_id, body.reason))
 
 
 @router.put("/api/admin/tables/{table_id}/next-shoe", responses=admin_errors(404, 422))

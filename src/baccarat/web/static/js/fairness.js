@@ -214,6 +214,7 @@ function summaryText(report) {
   const good = report.coups.filter((coup) => coup.ok).length;
   const total = report.coups.length;
   if (!report.revealed) return t("fair.summary_hidden", { good, total });
+  if (report.ok && report.notDealt) return t("fair.summary_ok_early", { total, left: report.notDealt });
   if (report.ok) return t("fair.summary_ok", { total });
   const parts = [];
   if (report.commitment.ok === false) parts.push(t("fair.part_commitment"));

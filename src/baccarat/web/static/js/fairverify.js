@@ -521,6 +521,7 @@ function dealExactly(cards) {
  * @property {Check} burn
  * @property {CoupCheck[]} coups  one per coup of the record
  * @property {number} missing  coups the shoe deals that the record lacks
+ * @property {number} notDealt  coups left in the order of a shoe the record says ended early
  * @property {Failure[]} failures  every failure, record-level and per coup
  * @property {DerivedOrder | null} derived  the rebuilt order (null when it cannot be)
  * @property {string} summary  one line
@@ -688,13 +689,23 @@ export async function verifyRecord(record) {
       reason: own.map((failure) => describe(failure)).join("; "),
     });
   });
-  const missing = dealt !== null && record.coups.length < dealt.length ? dealt.length - record.coups.length : 0;
-  if (missing > 0) {
+  let missing = 0;
+  let notDealt = 0;
+  const endedEarly = record.ended_early ?? false;
+  const short = dealt !== null && record.coups.length < dealt.length ? dealt.length - record.coups.length : 0;
+  if (typeof endedEarly !== "boolean") {
+    fail("ended_early", `must be true or false, not ${py(endedEarly)}`);
+  } else if (short > 0 && endedEarly) {
+    notDealt = short; // an operator's new shoe: the rest of the order was never dealt
+  } else if (short > 0 && dealt !== null) {
+    missing = short;
     fail(
       "",
       `missing: the shoe deals ${dealt.length} coups under its last-coup rule, the record stops after ${record.coups.length}`,
       record.coups.length,
     );
+  } else if (dealt !== null && endedEarly) {
+    fail("ended_early", "the record holds every coup the shoe deals: it did not end early");
   }
 
   const report = {
@@ -707,6 +718,7 @@ export async function verifyRecord(record) {
     burn: burnCheck,
     coups,
     missing,
+    notDealt,
     failures,
     derived,
     summary: "",
@@ -733,7 +745,10 @@ function summarize(report) {
     return `Not revealed yet: ${good} of ${total} coups follow the drawing rules; the order cannot be checked before the seed is revealed.`;
   }
   if (report.ok) {
-    return `Verified: the seed matches its commitment, the order its digest, and all ${total} coups were dealt from it.`;
+    const early = report.notDealt
+      ? ` The shoe was ended early: the ${report.notDealt} coups left in its order were not dealt.`
+      : "";
+    return `Verified: the seed matches its commitment, the order its digest, and all ${total} coups were dealt from it.${early}`;
   }
   const parts = [];
   if (report.commitment.ok === false) parts.push("the seed does not match its commitment");
@@ -854,5 +869,11 @@ function checkCoup(number, entry, dealt, fail) {
     if (entry[field] !== expected) {
       fail(field, `should be ${py(expected)}, the record says ${py(entry[field] ?? null)}`, number);
     }
+  }
+  // A coup voided after its cards were drawn: its cards are the order's, and it settles nothing.
+  const voided = entry.voided ?? false;
+  if (typeof voided !== "boolean") fail("voided", `must be true or false, not ${py(voided)}`, number);
+  else if (voided && Array.isArray(entry.wagers) && entry.wagers.length > 0) {
+    fail("wagers", "a voided coup settles no wager: every stake was returned", number);
   }
 }

@@ -23,6 +23,7 @@ export function flat(pending) {
   if (!pending) return "–";
   /** @type {string[]} */
   const parts = [];
+  if (pending.new_shoe) parts.push(t("admin.tables.pending_new_shoe"));
   /**
    * @param {string} prefix
    * @param {any} value
@@ -48,6 +49,7 @@ export function pendingText(pending, ruleset, offered) {
   if (!pending) return "–";
   /** @type {string[]} */
   const parts = [];
+  if (pending.new_shoe) parts.push(t("admin.tables.pending_new_shoe"));
   if (pending.ruleset && pending.ruleset !== ruleset)
     parts.push(t("admin.tables.pending_ruleset", { name: pending.ruleset }));
   for (const [bet, limits] of Object.entries(pending.limits ?? {})) {
@@ -107,16 +109,21 @@ export function mount(main, ctx) {
   }
 
   /**
+   * Open, pause or close the table, or end its shoe after the round in play.
    * @param {any} table
-   * @param {"open" | "pause" | "close"} action
+   * @param {"open" | "pause" | "close" | "new-shoe"} action
    */
-  function setStatus(table, action) {
+  function act(table, action) {
+    const key = action.replace("-", "_");
     withReason(
       ctx,
-      t(`admin.tables.${action}_title`, { table: table.id }),
-      t(`admin.tables.${action}`),
+      t(`admin.tables.${key}_title`, { table: table.id }),
+      t(`admin.tables.${key}`),
       (reason) => adminApi.setTable(table.id, action, reason),
-      (answer) => t("admin.tables.status_done", { table: answer.id, status: t(`admin.status.${answer.status}`) }),
+      (answer) =>
+        action === "new-shoe"
+          ? t("admin.tables.new_shoe_done", { table: answer.id })
+          : t("admin.tables.status_done", { table: answer.id, status: t(`admin.status.${answer.status}`) }),
     ).then(async (answer) => {
       if (!answer) return;
       await load();
@@ -168,18 +175,22 @@ export function mount(main, ctx) {
             h(
               "div",
               { class: "admin-actions" },
-              actButton(ctx, t("admin.tables.open"), () => setStatus(r, "open"), {
+              actButton(ctx, t("admin.tables.open"), () => act(r, "open"), {
                 name: "open",
                 enabled: r.status !== "open",
               }),
-              actButton(ctx, t("admin.tables.pause"), () => setStatus(r, "pause"), {
+              actButton(ctx, t("admin.tables.pause"), () => act(r, "pause"), {
                 name: "pause",
                 enabled: r.status === "open",
               }),
-              actButton(ctx, t("admin.tables.close"), () => setStatus(r, "close"), {
+              actButton(ctx, t("admin.tables.close"), () => act(r, "close"), {
                 name: "close",
                 danger: true,
                 enabled: r.status !== "closed",
+              }),
+              actButton(ctx, t("admin.tables.new_shoe"), () => act(r, "new-shoe"), {
+                name: "new-shoe",
+                enabled: !r.pending?.new_shoe,
               }),
             ),
         },

@@ -331,6 +331,8 @@ export default {
     "Not revealed yet: {good} of {total} coups follow the drawing rules; the order cannot be checked before the seed is revealed.",
   "fair.summary_ok":
     "Verified: the seed matches its commitment, the order its digest, and all {total} coups were dealt from it.",
+  "fair.summary_ok_early":
+    "Verified: the seed matches its commitment, the order its digest, and all {total} coups were dealt from it. The shoe was ended early: the {left} coups left in its order were not dealt.",
   "fair.summary_failed": "Not verified: {parts}.",
   "fair.part_commitment": "the seed does not match its commitment",
   "fair.part_digest": "the order does not match its digest",

@@ -327,6 +327,8 @@ export default {
     "Belum dibuka: {good} dari {total} putaran mengikuti aturan penarikan kartu; urutan kartu tidak dapat diperiksa sebelum seed dibuka.",
   "fair.summary_ok":
     "Terverifikasi: seed cocok dengan komitmennya, urutan kartu cocok dengan digest-nya, dan semua {total} putaran dibagikan dari urutan itu.",
+  "fair.summary_ok_early":
+    "Terverifikasi: seed cocok dengan komitmennya, urutan kartu cocok dengan digest-nya, dan semua {total} putaran dibagikan dari urutan itu. Shoe diakhiri lebih awal: {left} putaran sisa dalam urutannya tidak dibagikan.",
   "fair.summary_failed": "Tidak terverifikasi: {parts}.",
   "fair.part_commitment": "seed tidak cocok dengan komitmennya",
   "fair.part_digest": "urutan kartu tidak cocok dengan digest-nya",

@@ -136,7 +136,7 @@ export default {
   // Tables.
   "admin.tables.title": "Tables",
   "admin.tables.intro":
-    "Open, pause or close a table (a pause lets the round in play settle); change its rules, limits, dealing or timings for the next shoe.",
+    "Open, pause or close a table (a pause lets the round in play settle), or start a new shoe after the round in play; change its rules, limits, dealing or timings for the next shoe.",
   "admin.tables.caption": "Every table now",
   "admin.tables.timings": "bets {betting} s · reveal {reveal} ms · result {result} ms",
   "admin.tables.open": "Open",
@@ -145,6 +145,11 @@ export default {
   "admin.tables.open_title": "Open table {table}: rounds start again.",
   "admin.tables.pause_title": "Pause table {table}: the round in play settles, no new round opens.",
   "admin.tables.close_title": "Close table {table}: it is taken out of service until it is opened again.",
+  "admin.tables.new_shoe": "New shoe",
+  "admin.tables.new_shoe_title":
+    "End the shoe of table {table} after the round in play: its server seed is published and the next round opens a new shoe.",
+  "admin.tables.new_shoe_done": "Table {table} starts a new shoe after the round in play.",
+  "admin.tables.pending_new_shoe": "a new shoe after the round in play",
   "admin.tables.status_done": "Table {table} is now {status}.",
   "admin.tables.change_title": "Change for the next shoe",
   "admin.tables.change_intro": "Only what you fill in changes; the shoe in play finishes as it is.",

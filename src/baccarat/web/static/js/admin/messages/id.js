@@ -134,7 +134,7 @@ export default {
   // Meja.
   "admin.tables.title": "Meja",
   "admin.tables.intro":
-    "Buka, jeda, atau tutup meja (jeda membiarkan putaran yang berjalan selesai); ubah aturan, batas, cara pembagian, atau waktunya untuk shoe berikutnya.",
+    "Buka, jeda, atau tutup meja (jeda membiarkan putaran yang berjalan selesai), atau mulai shoe baru setelah putaran yang berjalan; ubah aturan, batas, cara pembagian, atau waktunya untuk shoe berikutnya.",
   "admin.tables.caption": "Semua meja saat ini",
   "admin.tables.timings": "taruhan {betting} dtk · buka kartu {reveal} md · hasil {result} md",
   "admin.tables.open": "Buka",
@@ -143,6 +143,11 @@ export default {
   "admin.tables.open_title": "Buka meja {table}: putaran dimulai lagi.",
   "admin.tables.pause_title": "Jeda meja {table}: putaran yang berjalan diselesaikan, tidak ada putaran baru.",
   "admin.tables.close_title": "Tutup meja {table}: meja tidak dipakai sampai dibuka lagi.",
+  "admin.tables.new_shoe": "Shoe baru",
+  "admin.tables.new_shoe_title":
+    "Akhiri shoe meja {table} setelah putaran yang berjalan: server seed-nya diumumkan dan putaran berikutnya memakai shoe baru.",
+  "admin.tables.new_shoe_done": "Meja {table} memakai shoe baru setelah putaran yang berjalan.",
+  "admin.tables.pending_new_shoe": "shoe baru setelah putaran yang berjalan",
   "admin.tables.status_done": "Meja {table} sekarang {status}.",
   "admin.tables.change_title": "Ubah untuk shoe berikutnya",
   "admin.tables.change_intro": "Hanya yang Anda isi yang berubah; shoe yang sedang dimainkan selesai apa adanya.",
