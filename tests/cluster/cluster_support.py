@@ -59,6 +59,7 @@ __all__ = [
     "outcomes_per_bet",
     "pause",
     "query",
+    "request",
     "require_services",
     "resume",
     "round_view",
@@ -275,7 +276,7 @@ def tolerating_unavailable() -> Iterator[list[str]]:
         _TOLERATE.pop()
 
 
-def _request(
+def request(
     node: ServerProcess,
     method: str,
     path: str,
@@ -300,7 +301,7 @@ def _request(
 
 def new_player(node: ServerProcess) -> tuple[str, str]:
     """A guest player made through ``node``: (id, token)."""
-    response = _request(node, "POST", "/api/players")
+    response = request(node, "POST", "/api/players")
     assert response.status_code == 201, response.text
     data = response.json()
     return str(data["id"]), str(data["token"])
@@ -309,7 +310,7 @@ def new_player(node: ServerProcess) -> tuple[str, str]:
 def bet(
     node: ServerProcess, token: str, round_id: int, bets: dict[str, int], key: str | None = None
 ) -> httpx.Response:
-    return _request(
+    return request(
         node,
         "POST",
         f"/api/tables/{TABLE}/bets",
@@ -343,7 +344,7 @@ def open_round(node: ServerProcess, min_left_ms: int = 300, timeout: float = 20)
     """The id of the table's open round with at least ``min_left_ms`` to go (as ``node`` sees it)."""
 
     def check() -> int | None:
-        response = _request(node, "GET", f"/api/tables/{TABLE}")
+        response = request(node, "GET", f"/api/tables/{TABLE}")
         assert response.status_code == 200, response.text
         data = response.json()
         state = data["round"]
@@ -355,7 +356,7 @@ def open_round(node: ServerProcess, min_left_ms: int = 300, timeout: float = 20)
 
 
 def round_view(node: ServerProcess, round_id: int, token: str | None = None) -> dict[str, Any]:
-    response = _request(node, "GET", f"/api/rounds/{round_id}", token)
+    response = request(node, "GET", f"/api/rounds/{round_id}", token)
     assert response.status_code == 200, response.text
     data: dict[str, Any] = response.json()
     return data
@@ -370,7 +371,7 @@ def wait_round_final(node: ServerProcess, round_id: int, timeout: float = 30) ->
 
 
 def balance(node: ServerProcess, token: str) -> int:
-    response = _request(node, "GET", "/api/me", token)
+    response = request(node, "GET", "/api/me", token)
     assert response.status_code == 200, response.text
     value: int = response.json()["balance"]
     return value

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from baccarat.server.config import ClusterConfig, Settings, default_static_dir, tables_from
+from baccarat.server.config import ClusterConfig, Settings, default_static_dir
+from baccarat.server.table_specs import tables_from
 from baccarat.server.workers import ENV_VAR, hand_down, worker_app
 
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from baccarat.server.app import create_app
 from baccarat.server.clock import Clock, SystemClock
-from baccarat.server.config import DEFAULT_TABLES, Settings, default_static_dir, tables_from
+from baccarat.server.config import Settings, default_static_dir
+from baccarat.server.table_specs import DEFAULT_TABLES, tables_from
 
 __all__ = [
     "DEFAULT_TABLES",

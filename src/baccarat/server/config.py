@@ -18,10 +18,6 @@ pydantic_core._pydantic_core.ValidationError: 1 validation error for Settings
 port
   Input should be greater than or equal to 1 [type=greater_than_equal, input_value=0, input_type=int]
     ...
->>> tables_from(["standard", "standard"])
-Traceback (most recent call last):
-...
-ValueError: table 'standard' is named twice
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ import ipaddress
 import os
 import re
 import socket
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -48,23 +44,20 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
-from baccarat.rulesets import load_ruleset
 from baccarat.server.metrics import parse_bind
 from baccarat.server.ratelimit import RATES, RateLimitSettings
+from baccarat.server.table_specs import DEFAULT_TABLES, tables_from
 from baccarat.store.money import DEFAULT_MAX_BALANCE, DEFAULT_MAX_DEPOSIT, MONEY_LIMIT, MoneyBounds
 from baccarat.table import Dealing, TableSettings
 
 __all__ = [
-    "DEFAULT_TABLES",
     "ENV_PREFIX",
     "TESTING_VARIABLE",
     "ClusterConfig",
     "Settings",
     "default_static_dir",
-    "tables_from",
 ]
 
-DEFAULT_TABLES = ("standard", "no-commission", "ez")
 #: The environment variable that says a process is a test (``virtual_clock`` needs it).
 TESTING_VARIABLE = "BACCARAT_TESTING"
 #: The prefix of the environment variables ``Settings`` reads (``BACCARAT_PORT``, ...).
@@ -482,62 +475,6 @@ def _problem(error: ErrorDetails) -> str:
         return f"{message if message.startswith(option) else f'{option}: {message}'} ({where})"
     message = re.sub(r"^(Input|String|Value) should", "must", message)
     return f"{option} {message}, not {error['input']!r} ({where})"
-
-
-def tables_from(
-    rulesets: Sequence[str],
-    *,
-    betting_ms: int = 15_000,
-    reveal_ms: int = 800,
-    result_ms: int = 2_000,
-    dealing: Dealing = "face-up",
-) -> tuple[TableSettings, ...]:
-    """One table per rule set (a built-in name or a TOML file), named after the rule set.
-
-    A spec may end in ``:face-up`` or ``:face-down`` to choose that table's dealing (the house
-    decides, table by table); ``dealing`` is the default for the others.
-    Raises ``RuleSetError`` for a rule set that cannot be loaded.
-
-    >>> [(t.table_id, t.dealing) for t in tables_from(["standard", "ez:face-down"])]
-    [('standard', 'face-up'), ('ez', 'face-down')]
-    """
-    tables = []
-    seen: set[str] = set()
-    currencies: set[str] = set()
-    for entry in rulesets:
-        spec, table_dealing = _dealing_suffix(entry, dealing)
-        ruleset = load_ruleset(spec)
-        table_id = ruleset.name
-        if table_id in seen:
-            raise ValueError(f"table {table_id!r} is named twice")
-        seen.add(table_id)
-        # A player's one balance is staked at every table: the tables count in one money.
-        currencies.add(ruleset.currency)
-        if len(currencies) > 1:
-            raise ValueError(
-                f"the tables count in different currencies ({', '.join(sorted(currencies))}); "
-                "a server's tables share one"
-            )
-        tables.append(
-            TableSettings(
-                table_id,
-                spec,
-                betting_ms=betting_ms,
-                reveal_ms=reveal_ms,
-                result_ms=result_ms,
-                dealing=table_dealing,
-            )
-        )
-    return tuple(tables)
-
-
-def _dealing_suffix(entry: str, default: Dealing) -> tuple[str, Dealing]:
-    spec, _, suffix = entry.rpartition(":")
-    if suffix == "face-up":
-        return spec, "face-up"
-    if suffix == "face-down":
-        return spec, "face-down"
-    return entry, default
 
 
 def default_static_dir() -> Path:
