@@ -137,6 +137,7 @@ def serve(settings: Settings) -> None:
 
     from baccarat.cli.protect import check_protections, uvicorn_proxy_options
     from baccarat.server import create_app
+    from baccarat.server.edge import edge_protocol
     from baccarat.server.pause import install_from_env
     from baccarat.server.wsprotocol import WS_MAX_BYTES, feed_protocol
 
@@ -162,6 +163,8 @@ def serve(settings: Settings) -> None:
             f"node {cluster.node_id} of the cluster on {settings.redis} "
             f"(prefix {cluster.prefix!r}, {settings.workers} worker(s))"
         )
+    # h11 with its bounds on the request head, a head timeout and a cap per address.
+    http, http_options = edge_protocol(settings)
     options = dict(
         host=host,
         port=port,
@@ -169,6 +172,8 @@ def serve(settings: Settings) -> None:
         access_log=False,
         lifespan="on",
         backlog=backlog,
+        http=http,
+        **http_options,
         ws=feed_protocol(),  # FeedProtocol, or uvicorn's own if it lacks what it reads
         ws_max_size=WS_MAX_BYTES,
         # Events are small JSON sent to thousands: compressing each again for every

@@ -166,6 +166,25 @@ class Settings(BaseSettings):
         description="Proxies trusted to set X-Forwarded-For (comma-separated, or '*'); by "
         "default the client address is the socket peer's.",
     )
+    allowed_hosts: str | None = Field(
+        None,
+        description="Host names the server answers to, comma-separated ('casino.example, "
+        "*.casino.example'); a request naming another Host gets 400. Default: any.",
+    )
+    head_timeout_seconds: float = Field(
+        10.0,
+        ge=0.5,
+        le=300,
+        description="A request head must be whole this long after its connection opened or "
+        "its previous answer was sent; a slower peer is disconnected.",
+    )
+    max_connections_per_address: int = Field(
+        256,
+        ge=1,
+        le=1_000_000,
+        description="Open HTTP connections one client address may hold (a proxy named in "
+        "--forwarded-allow-ips is not capped).",
+    )
     max_body_bytes: int = Field(
         65_536, ge=1024, description="Largest request body accepted (413 past it)."
     )
@@ -391,6 +410,14 @@ class Settings(BaseSettings):
     def guest_lifetime_ms(self) -> int:
         """A guest's token is over this long after it was issued."""
         return round(self.guest_hours * 3_600_000)
+
+    @property
+    def host_names(self) -> tuple[str, ...] | None:
+        """``allowed_hosts`` as a list (``None``: any host)."""
+        if self.allowed_hosts is None:
+            return None
+        names = tuple(name.strip() for name in self.allowed_hosts.split(",") if name.strip())
+        return names or None
 
     @property
     def money_bounds(self) -> MoneyBounds:

@@ -12,6 +12,9 @@
   with an inline script. They get a policy of their own that allows exactly the inline scripts
   the server sent (by their SHA-256 hashes, computed from the page itself), never inline script
   in general, and nothing from another origin.
+- A redirect never names a host (``Location`` is made relative): the ``Host`` header is the
+  client's, and a redirect that echoed it (Starlette's trailing-slash redirect does) would send
+  a victim of a forged ``Host`` — or a cache that stored the answer — to another site.
 - A private response (the request carries a bearer token, or it is under ``/api/me``,
   ``/api/sessions``, ``/api/accounts``, ``/api/players`` or ``/api/admin``, which hand out
   tokens) gets
@@ -29,6 +32,8 @@ The ``Server`` header is uvicorn's: ``baccarat serve`` turns it off (``server_he
 >>> client = TestClient(app)
 >>> client.post("/echo", json={"a": "b"}).headers["x-content-type-options"]
 'nosniff'
+>>> client.get("/echo/", headers={"host": "evil.example"}, follow_redirects=False).headers["location"]
+'/echo'
 >>> big = client.post("/echo", json={"a": "b" * 200})
 >>> big.status_code, big.json()["error"]["code"]
 (413, 'payload_too_large')
@@ -41,13 +46,14 @@ import contextlib
 import hashlib
 import json
 import re
+from urllib.parse import urlsplit, urlunsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from baccarat.refusals import RefusalCode
 from baccarat.server.errors import REFUSAL_STATUS, error_body
 
-__all__ = ["CSP", "DOCS_PATHS", "PRIVATE_PREFIXES", "Hygiene", "docs_csp"]
+__all__ = ["CSP", "DOCS_PATHS", "PRIVATE_PREFIXES", "Hygiene", "docs_csp", "relative_location"]
 
 #: The policy of the page, the API and every file the server sends.
 CSP = (
@@ -88,6 +94,22 @@ def docs_csp(page: bytes) -> str:
         "img-src 'self' data:; connect-src 'self'; worker-src blob:; frame-ancestors 'none'; "
         "base-uri 'none'; form-action 'self'"
     )
+
+
+def relative_location(location: bytes) -> bytes:
+    """A ``Location`` without scheme or host: the path, query and fragment alone, and never
+    ``//`` first (which a browser reads as another host).
+
+    >>> relative_location(b"http://evil.example/api/tables?x=1")
+    b'/api/tables?x=1'
+    >>> relative_location(b"http://evil.example//other.example/x"), relative_location(b"/ok")
+    (b'/other.example/x', b'/ok')
+    """
+    parts = urlsplit(location.decode("latin-1"))
+    path = "/" + parts.path.lstrip("/")
+    if not parts.scheme and not parts.netloc and parts.path == path:
+        return location
+    return urlunsplit(("", "", path, parts.query, parts.fragment)).encode("latin-1")
 
 
 class _TooLargeError(Exception):
@@ -158,7 +180,11 @@ class Hygiene:
         self, headers: list[tuple[bytes, bytes]], private: bool, docs: bool
     ) -> list[tuple[bytes, bytes]]:
         names = {name.lower() for name, _ in headers}
-        out = [(n, v) for n, v in headers if not (private and n.lower() == b"cache-control")]
+        out = [
+            (n, relative_location(v) if n.lower() == b"location" else v)
+            for n, v in headers
+            if not (private and n.lower() == b"cache-control")
+        ]
         out += [(name, value) for name, value in _COMMON if name not in names]
         if not docs and b"content-security-policy" not in names:
             out.append((b"content-security-policy", CSP.encode()))

@@ -1,10 +1,12 @@
-"""Installing the server's protections on the app: HTTP hygiene (``hygiene``), the guard of
+"""Installing the server's protections on the app: the allowed host names (Starlette's
+``TrustedHostMiddleware``, with ``--allowed-hosts``), HTTP hygiene (``hygiene``), the guard of
 logins and guests (``guard``), and the metrics listener (``metrics``), started and stopped
 with the app's lifespan."""
 
 from __future__ import annotations
 
 from fastapi import FastAPI
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from baccarat.server.config import Settings
 from baccarat.server.guard import Guard
@@ -31,6 +33,8 @@ class Protections:
         # An empty token (``BACCARAT_METRICS_TOKEN=``) opens nothing.
         app.state.metrics_token = config.metrics_token or None
         app.add_middleware(Hygiene, max_body_bytes=config.max_body_bytes)
+        if config.host_names is not None:  # around the hygiene and the bets: answered first
+            app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.host_names))
 
     def start(self) -> None:
         """Open the metrics listener, if one is configured."""

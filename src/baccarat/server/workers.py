@@ -17,6 +17,7 @@ from fastapi import FastAPI
 
 from baccarat.server.app import create_app
 from baccarat.server.config import Settings
+from baccarat.server.edge import configure_edge
 from baccarat.server.pause import install_from_env
 
 __all__ = ["ENV_VAR", "hand_down", "worker_app"]
@@ -38,4 +39,5 @@ def worker_app() -> FastAPI:
         node = f"{settings.cluster.node_id}-{os.getpid()}"
         settings = settings.model_copy(update={"node_id": node})
     install_from_env()
+    configure_edge(settings)
     return create_app(settings)

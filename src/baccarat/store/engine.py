@@ -20,6 +20,7 @@ baccarat.store.engine.StoreError: unsupported database URL 'mysql://h/db' (use s
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,15 @@ def database_url(url: str) -> str:
     if text_url.startswith(("postgresql+psycopg://", "sqlite://")):
         return text_url
     raise StoreError(f"unsupported database URL {url!r} (use sqlite:///FILE or postgresql://...)")
+
+
+def _create_private(path: Path) -> None:
+    """Create the SQLite file readable by its owner only (0600), whatever the umask: it holds
+    balances, sessions and sealed seeds, and SQLite gives its WAL and shared-memory files the
+    mode of the database file. A file that exists keeps the mode its operator gave it."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 def _sqlite_engine(url: str, *, write: bool) -> Engine:
@@ -113,7 +123,7 @@ class Database:
         if self.dialect == "sqlite":
             database = parsed.database or ""
             if database and database != ":memory:":
-                Path(database).parent.mkdir(parents=True, exist_ok=True)
+                _create_private(Path(database))
             self.write_engine = _sqlite_engine(self.url, write=True)
             self.read_engine = _sqlite_engine(self.url, write=False)
         else:
