@@ -1,5 +1,6 @@
 """The private members the server reaches into, checked at start: uvicorn's WebSocket protocol
-(``wsprotocol.feed_protocol``) and ``limits``' memory storage (``ratelimit.memory_storage``).
+(``wsprotocol.feed_protocol``), its httptools protocol (``edge.edge_protocol``) and ``limits``'
+memory storage (``ratelimit.memory_storage``).
 
 With the installed packages (the versions ``pyproject.toml`` pins) every member is there and
 the server's own classes are used; a member taken away (as a release might) makes the server
@@ -16,10 +17,11 @@ from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from uvicorn.config import Config
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import Protocol as WebSocketsProtocol
 
-from baccarat.server import ratelimit, wsprotocol
+from baccarat.server import Settings, edge, ratelimit, wsprotocol
 from baccarat.server.internals import missing_members
 from baccarat.server.ratelimit import QuietMemoryStorage, RateLimiter, RateLimitSettings
 from baccarat.server.wsprotocol import FeedProtocol
@@ -141,3 +143,26 @@ def test_missing_members_names_methods_and_attributes_in_order() -> None:
     assert missing_members(threading.Timer, methods=["run", "nope"], attributes=["finished"]) == [
         "nope"
     ]
+
+
+def test_the_installed_uvicorn_has_what_the_edge_protocol_overrides(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    assert edge.missing_internals() == []
+    http, options = edge.edge_protocol(Settings(head_timeout_seconds=3))
+    assert http is edge.EdgeProtocol and edge.EdgeProtocol.head_timeout_s == 3
+    assert options == {"h11_max_incomplete_event_size": edge.MAX_HEAD_BYTES}
+    assert _warnings(caplog) == []
+
+
+def test_a_uvicorn_without_a_parser_callback_gets_h11_and_one_warning(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.delattr(HttpToolsProtocol, "on_headers_complete")
+    assert edge.missing_internals() == ["on_headers_complete"]
+    with caplog.at_level(logging.WARNING, logger="baccarat.server"):
+        http, options = edge.edge_protocol(Settings())
+    # h11 bounds the head itself, and hands trailers to no one.
+    assert http == "h11" and options["h11_max_incomplete_event_size"] == edge.MAX_HEAD_BYTES
+    [warning] = _warnings(caplog)
+    assert "on_headers_complete" in warning and "h11 serves" in warning
