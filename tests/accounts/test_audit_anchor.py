@@ -30,8 +30,6 @@ from baccarat.server import Settings, create_app, tables_from
 from baccarat.store import Database
 from baccarat.store.audit_log import audit_rows
 
-EVERY = 2
-
 
 def _verify(db_url: str, *args: str) -> tuple[int, str]:
     result = CliRunner().invoke(app, ["audit", "verify", "--db", db_url, *args])
@@ -43,7 +41,7 @@ def _serve(db_url: str, anchor: Path) -> TestClient:
         db=db_url,
         tables=tables_from(["standard"], betting_ms=500, reveal_ms=5, result_ms=10),
         audit_anchor=anchor,
-        audit_anchor_every=EVERY,
+        audit_anchor_seconds=0.5,
         session_hours=1,
     )
     # The system's clock: the anchor is looked at each (real) second.
@@ -74,11 +72,12 @@ def test_records_removed_from_the_end_are_found(
         for amount in (5_000, 4_000, 3_000):
             limit = {"kind": "wager", "period": "7d", "amount": amount}
             assert service.call("PUT", "/api/me/limits", token, json=limit).status_code == 200
-        # While running: an anchor once the log has grown by EVERY records (looked at each
-        # second), without waiting for the shutdown.
+        # While running, within the anchor's seconds of the last record, without waiting for
+        # the shutdown: a copy of the log cut now would be found out.
+        running_head = _head(db_url)
         deadline = time.monotonic() + 10
-        while not any(a.seq >= EVERY for a in _anchors(anchor)):
-            assert time.monotonic() < deadline, "no anchor while running"
+        while not any((a.seq, a.head) == running_head for a in _anchors(anchor)):
+            assert time.monotonic() < deadline, f"no anchor of record {running_head[0]}"
             time.sleep(0.05)
         service.call("DELETE", "/api/sessions/current", token)
     # The last anchor, written at shutdown, is the head of the log.

@@ -145,8 +145,12 @@ class Settings(BaseSettings):
         description="File the audit chain's head is appended to, outside the database (default: "
         "'audit-anchor.jsonl' beside the default database; none with --db).",
     )
-    audit_anchor_every: int = Field(
-        100, ge=1, description="Anchor the audit head at least every N records."
+    audit_anchor_seconds: float = Field(
+        1.0,
+        ge=0.1,
+        le=60,
+        description="A new audit record is anchored within this many seconds (the window in "
+        "which records cut from the end of a copied log go unseen).",
     )
     rate_limit: tuple[str, ...] = Field(
         (),

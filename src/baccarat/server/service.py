@@ -207,7 +207,7 @@ class Service:
             self._lease_task = asyncio.create_task(self.lease_keeper.run(), name="leases")
         if self.config.audit_anchor is not None:
             self._anchor = AnchorWriter(
-                self.config.audit_anchor, self.config.audit_anchor_every, self.runner, self.clock
+                self.config.audit_anchor, self.config.audit_anchor_seconds, self.runner, self.clock
             )
             await self._anchor.start()
             self._tasks.append(asyncio.create_task(self._anchor.run(), name="audit-anchor"))
@@ -411,7 +411,7 @@ class Service:
             self._collector.uninstall()
         if self._anchor is not None:
             try:
-                await self._anchor.anchor(force=True)
+                await self._anchor.anchor()
             except Exception as error:  # stopping goes on; the last anchor is older
                 log.error("cannot anchor the audit log at shutdown: %s", error)
         if self._runner is not None:
