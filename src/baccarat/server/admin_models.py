@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from baccarat.responsible import LimitKind, Period
-from baccarat.server.models import PRINTABLE, RevealedCardModel
+from baccarat.server.models import DEVICE_PATTERN, PRINTABLE, RevealedCardModel
 from baccarat.store.money import MONEY_LIMIT
 
 __all__ = [
@@ -71,6 +71,11 @@ class ReasonBody(_AdminModel):
 class StaffLogin(_AdminModel):
     username: str = Field(min_length=1, max_length=40, pattern=PRINTABLE)
     password: str = Field(min_length=1, max_length=1024)
+    device: str | None = Field(
+        None,
+        pattern=DEVICE_PATTERN,
+        description="The device token of an earlier login of this member on this device.",
+    )
 
 
 class StaffLoggedIn(_AdminModel):
@@ -78,6 +83,7 @@ class StaffLoggedIn(_AdminModel):
     username: str
     role: Role
     expires_at: str
+    device: str = Field("", description="Keep it on this device and send it with the next login.")
 
 
 class StaffMe(_AdminModel):

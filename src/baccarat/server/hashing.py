@@ -9,10 +9,15 @@ after each hash so that it uses at most ``cpu_share`` of a core (a quarter by de
 ten logins a second per thread); at most ``max_waiting`` hashes may wait, past that a login
 is refused with 429. A flood of logins then makes logins slow, never the tables.
 
+The pool is shared fairly: one client address (an IPv6 /64) may have at most
+``per_address`` hashes waiting, so a few addresses cannot fill it; and one more thread, with a
+queue of its own, is kept for known devices and staff (``baccarat.server.devices``), so no
+flood of unknown ones delays them.
+
 >>> import asyncio
 >>> pool = PasswordPool(workers=1, max_waiting=4)
->>> asyncio.run(pool.run(len, "secret"))
-6
+>>> asyncio.run(pool.run(len, "secret")), asyncio.run(pool.run(len, "known", known=True))
+(6, 5)
 >>> pool.close()
 """
 
@@ -24,6 +29,7 @@ import functools
 import os
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
@@ -53,34 +59,61 @@ class PasswordPool:
     """Run password hashes and checks in ``workers`` threads; refuse past ``max_waiting``."""
 
     def __init__(
-        self, workers: int | None = None, max_waiting: int = 64, cpu_share: float = 0.25
+        self,
+        workers: int | None = None,
+        max_waiting: int = 64,
+        cpu_share: float = 0.25,
+        per_address: int = 4,
     ) -> None:
         if not 0 < cpu_share <= 1:
             raise ValueError(f"a CPU share is within (0, 1], not {cpu_share}")
         self.workers = workers or default_workers()
         self.max_waiting = max_waiting
         self.cpu_share = cpu_share
+        self.per_address = per_address
         self._executor = ThreadPoolExecutor(
             self.workers, thread_name_prefix="baccarat-argon2", initializer=_lower_priority
         )
+        self._known = ThreadPoolExecutor(
+            1, thread_name_prefix="baccarat-argon2-known", initializer=_lower_priority
+        )
         self._waiting = 0
+        self._known_waiting = 0
+        self._by_address: Counter[str] = Counter()
 
     @property
     def waiting(self) -> int:
         """Hashes queued or running now."""
         return self._waiting
 
-    async def run(self, fn: Callable[..., T], *args: object) -> T:
-        """``fn(*args)`` in the pool; ``RateLimitedError`` (429) if too many are waiting."""
+    async def run(
+        self, fn: Callable[..., T], *args: object, known: bool = False, address: str = ""
+    ) -> T:
+        """``fn(*args)`` in the pool (``known``: in the lane of known devices and staff);
+        ``RateLimitedError`` (429) if too many are waiting, or too many from ``address``."""
+        loop = asyncio.get_running_loop()
+        job = functools.partial(self._paced, fn, *args)
+        if known:
+            if self._known_waiting >= self.max_waiting:
+                raise RateLimitedError(1, "logins at once")
+            self._known_waiting += 1
+            try:
+                return await loop.run_in_executor(self._known, job)
+            finally:
+                self._known_waiting -= 1
         if self._waiting >= self.max_waiting:
             raise RateLimitedError(1, "logins at once")
+        if address and self._by_address[address] >= self.per_address:
+            raise RateLimitedError(1, "logins at once from this address")
         self._waiting += 1
+        self._by_address[address] += 1
         try:
-            loop = asyncio.get_running_loop()
-            job = functools.partial(self._paced, fn, *args)
             return await loop.run_in_executor(self._executor, job)
         finally:
             self._waiting -= 1
+            self._by_address[address] -= 1
+            if self._by_address[address] <= 0:
+                del self._by_address[address]
 
     def _paced(self, fn: Callable[..., T], *args: object) -> T:
         began = time.thread_time()
@@ -93,3 +126,4 @@ class PasswordPool:
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+        self._known.shutdown(wait=False, cancel_futures=True)

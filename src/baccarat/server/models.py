@@ -333,9 +333,22 @@ class ShoePseudonym(_Model):
 # Accounts and the cashier.
 
 
+#: What a device token looks like (``baccarat.server.devices``).
+DEVICE_PATTERN = r"^[A-Za-z0-9_-]{16}\.[0-9a-f]{32}$"
+
+
 class Credentials(_Model):
     username: str = Field(min_length=1, max_length=64, pattern=PRINTABLE)
     password: str = Field(min_length=1, max_length=1000)
+
+
+class LoginCredentials(Credentials):
+    device: str | None = Field(
+        None,
+        pattern=DEVICE_PATTERN,
+        description="The device token of an earlier login of this username on this device: "
+        "guesses from elsewhere then cannot lock it out.",
+    )
 
 
 class Registered(_Model):
@@ -368,6 +381,7 @@ class LoggedIn(_Model):
     username: str
     expires_at: str = Field(description="UTC; the token is refused from then on.")
     previous_login_at: str | None = Field(description="UTC; null at the first login.")
+    device: str = Field(description="Keep it on this device and send it with the next login.")
     balance: int
     session: SessionModel = Field(description="The responsible-gaming session just started.")
 

@@ -38,6 +38,7 @@ from baccarat.server.bet_queue import BetQueue
 from baccarat.server.broadcast import Broadcast
 from baccarat.server.clock import Clock, SystemClock, VirtualClock
 from baccarat.server.config import Settings
+from baccarat.server.devices import device_key
 from baccarat.server.errors import refused
 from baccarat.server.fanout import LocalFanout, RedisFanout
 from baccarat.server.integrity_watch import IntegrityWatch
@@ -53,6 +54,7 @@ from baccarat.store.clock import db_now
 from baccarat.store.keyfile import KeySource
 from baccarat.store.leases import add_leases, fence
 from baccarat.store.ledger import DEMO_BANK, WORLD, ensure_accounts
+from baccarat.store.pseudonyms import record_key
 from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import register_table, seal_open_shoes
 from baccarat.store.undealt import UndealtRound, finish_undealt_tables
@@ -100,6 +102,7 @@ class Service:
         self._tokens: TokenBook | None = None
         self._collector: QuietCollector | None = None
         self._anchor: AnchorWriter | None = None
+        self._device_key: bytes | None = None
 
     @property
     def runner(self) -> StoreRunner:
@@ -211,6 +214,12 @@ class Service:
             )
             await self._anchor.start()
             self._tasks.append(asyncio.create_task(self._anchor.run(), name="audit-anchor"))
+
+    async def device_key(self) -> bytes:
+        """The key of device tokens (``server.devices``), the same on every node."""
+        if self._device_key is None:
+            self._device_key = device_key(await self.runner.read(record_key))
+        return self._device_key
 
     def _dealer(self, settings: TableSettings, outlet: Outlet, seq: int = 0) -> Dealer:
         """A runtime of the table: its live table's events go to a feed handing its broadcasts

@@ -200,6 +200,7 @@ class Accounts:
             username=login.username,
             expires_at=iso_utc(expires),
             previous_login_at=None if previous is None else iso_utc(previous),
+            device="",  # the route adds the device token
             balance=balance,
             session=SessionModel.model_validate(session.to_json()),
         )

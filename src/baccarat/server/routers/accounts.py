@@ -10,9 +10,10 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from baccarat.server.deps import AccountsDep, CurrentPlayer, CurrentToken
+from baccarat.server.devices import is_known, issue
 from baccarat.server.errors import answer
 from baccarat.server.guard import RATE_LIMITED, GuardDep, client_address
-from baccarat.server.models import Credentials, LoggedIn, Registered
+from baccarat.server.models import Credentials, LoggedIn, LoginCredentials, Registered
 from baccarat.server.routers.responses import errors
 
 __all__ = ["router"]
@@ -31,16 +32,21 @@ async def create_account(
 
 @router.post("/api/sessions", status_code=201, responses={**errors(401, 403, 422), **RATE_LIMITED})
 async def login(
-    body: Credentials, accounts: AccountsDep, guard: GuardDep, request: Request
+    body: LoginCredentials, accounts: AccountsDep, guard: GuardDep, request: Request
 ) -> LoggedIn:
-    """Log in: a fresh token that expires, and the time of the previous login. Attempts are
-    rate-limited by client address and by username (429 with ``Retry-After``); a login
-    during a break is refused (403)."""
-    # Before any database read or hash: a refused attempt costs one counter lookup.
-    await guard.admit_login(request, body.username)
+    """Log in: a fresh token that expires, the time of the previous login, and a device token
+    to send with the next login from this device. Attempts are rate-limited by client address
+    and by username (429 with ``Retry-After``), but a device that sends its device token is
+    counted by address only: guesses from elsewhere cannot lock it out. A login during a
+    break is refused (403)."""
+    key = await accounts.service.device_key()
+    known = is_known(key, body.username, body.device)
+    # Before any player's row is read or a hash made: a refused attempt costs a counter lookup.
+    await guard.admit_login(request, body.username, known=known)
     found = answer(await accounts.verify(body.username, body.password))
     await guard.login_succeeded(request, body.username)
-    return answer(await accounts.log_in(found, body.password))
+    logged_in = answer(await accounts.log_in(found, body.password))
+    return logged_in.model_copy(update={"device": issue(key, found.username)})
 
 
 @router.delete("/api/sessions/current", status_code=204, responses=errors(401, 409))

@@ -5,6 +5,7 @@
 
 import { breakEndOf, breakMemo } from "./breakmemo.js";
 import { session } from "./session.js";
+import { deviceToken, keepDeviceToken } from "./devices.js";
 
 /**
  * A refusal's values, only those it has (money in minor units, `until` ISO 8601 UTC).
@@ -136,7 +137,13 @@ export const api = {
   rules: (ruleset) => request("GET", `/api/rules/${enc(ruleset)}`, { auth: false }),
   // Accounts: registration, login (a session token that expires) and logout.
   register: (username, password) => request("POST", "/api/accounts", { body: { username, password }, auth: false }),
-  login: (username, password) => request("POST", "/api/sessions", { body: { username, password }, auth: false }),
+  // With this device's token of the username, if it has one (devices.js), and keeping the next.
+  login: async (username, password) => {
+    const device = deviceToken(username);
+    const answer = await request("POST", "/api/sessions", { body: { username, password, device }, auth: false });
+    keepDeviceToken(username, answer?.device);
+    return answer;
+  },
   logout: () => request("DELETE", "/api/sessions/current"),
   // A single-use ticket for the table feed: the token itself never goes in a URL.
   wsTicket: () => request("POST", "/api/ws-tickets"),

@@ -4,6 +4,7 @@
 // goes when the tab closes. Every error becomes an ApiError with the server's code.
 
 import { ApiError } from "../api.js";
+import { deviceToken, keepDeviceToken } from "../devices.js";
 
 const KEY = "baccarat.staff";
 
@@ -89,7 +90,12 @@ async function call(method, path, { body, text = false, auth = true } = {}) {
 /** Every admin call, by what it does; reads are open to every role, acts need a reason. */
 export const adminApi = {
   config: () => call("GET", "/api/config"),
-  login: (username, password) => call("POST", "/api/admin/login", { body: { username, password } }),
+  login: async (username, password) => {
+    const device = deviceToken(`staff:${username}`);
+    const answer = await call("POST", "/api/admin/login", { body: { username, password, device } });
+    keepDeviceToken(`staff:${username}`, answer?.device);
+    return answer;
+  },
   logout: () => call("POST", "/api/admin/logout"),
   me: () => call("GET", "/api/admin/me"),
   tables: () => call("GET", "/api/admin/tables"),
