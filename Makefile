@@ -8,6 +8,7 @@ SERVE_STAMP := $(VENV)/.serve-stamp
 TEST_STAMP := $(VENV)/.test-stamp
 NODE_STAMP := node_modules/.ci-stamp
 CHROMIUM := /usr/bin/chromium
+NGINX := /usr/sbin/nginx
 # Four workers on two cores: the server and browser tests mostly wait on betting windows and
 # reveals (measured 2026-12-01: 467 CPU-s in 8 min 46 s with four workers; five starve the
 # browser tests of CPU in their betting windows).
@@ -20,7 +21,7 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 # The browser table's ES modules, linted and type-checked as JavaScript (biome.json, jsconfig.json).
 WEB_JS := src/baccarat/web/static/js
 
-.PHONY: install serve test lint typecheck pytest chromium format bench clean
+.PHONY: install serve test lint typecheck pytest debs format bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,13 +46,19 @@ install: $(TEST_STAMP) $(NODE_STAMP)
 serve: $(SERVE_STAMP)
 	$(BIN)/baccarat serve $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
 
-# The browser tests drive Debian's Chromium: install it where it is missing and we are root;
-# elsewhere they skip without it (unless BACCARAT_REQUIRE_SERVICES=1).
-chromium:
-	@if [ ! -x $(CHROMIUM) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-		echo "Installing Debian's chromium for the browser tests"; \
+# The browser tests drive Debian's Chromium; the cluster tests run two nodes behind Debian's
+# nginx with the shipped configuration (deploy/nginx). Both are installed where missing and we
+# are root, in one apt run (two at once would fight over dpkg's lock), and nginx is not left
+# running as a service. Elsewhere those tests skip (unless BACCARAT_REQUIRE_SERVICES=1).
+debs:
+	@missing=""; \
+	[ -x $(CHROMIUM) ] || missing="$$missing chromium"; \
+	[ -x $(NGINX) ] || missing="$$missing nginx-light"; \
+	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's$$missing for the tests"; \
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+		(service nginx stop || pkill -x nginx || true) >/dev/null 2>&1; \
 	fi
 
 lint: $(TEST_STAMP) $(NODE_STAMP)
@@ -65,7 +72,7 @@ typecheck: $(TEST_STAMP) $(NODE_STAMP)
 	node_modules/.bin/tsc --project jsconfig.json
 
 # The browser tests inject axe-core from node_modules (test_web_axe.py).
-pytest: $(TEST_STAMP) $(NODE_STAMP) chromium
+pytest: $(TEST_STAMP) $(NODE_STAMP) debs
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The three at once: lint and type checks take about 20 CPU-seconds, and the suite leaves part of

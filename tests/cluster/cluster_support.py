@@ -679,9 +679,10 @@ class Cluster:
         redis_url: str | None = None,
         lease_ms: int = LEASE_MS,
         workers: int = 1,
+        options: Sequence[str] = (),
     ) -> ServerProcess:
         """A node (not started) of this cluster, ``node_id`` its name (with ``workers``, each
-        worker is a node ``<node_id>-<pid>``)."""
+        worker is a node ``<node_id>-<pid>``); ``options`` are more of ``serve``'s."""
         workdir = self.workdir / node_id
         workdir.mkdir(exist_ok=True)
         node = ServerProcess(
@@ -704,6 +705,7 @@ class Cluster:
                 str(lease_ms),
                 "--workers",
                 str(workers),
+                *options,
             ],
         )
         self.nodes.append(node)
