@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from server_support import new_player
+from server_support import new_player, open_round
 from serving import ServerProcess, wait_until
 
 #: Bytes a test pushes at most when it streams an endless head.
@@ -174,4 +174,45 @@ def test_allowed_hosts_refuse_any_other_host(tmp_path: Path) -> None:
             refused = client.get("/api/tables/", headers={"Host": "evil.example"})
             assert refused.status_code == 400 and "location" not in refused.headers
     finally:
+        process.stop()
+
+
+def test_two_thousand_idle_connections_are_closed_while_a_player_bets(tmp_path: Path) -> None:
+    process = ServerProcess(
+        f"sqlite:///{tmp_path / 'idle.db'}",
+        tmp_path,
+        betting_seconds=30.0,  # one long window: the player's bets all land in it
+        options=["--head-timeout-seconds", "2", "--max-connections-per-address", "5000"],
+    )
+    process.start()
+    idle: list[socket.socket] = []
+    try:
+        with process.client() as client:
+            _, token = new_player(client)
+            round_id = open_round(client, "standard", min_left_ms=20_000, timeout=60)
+            opened = time.monotonic()
+            for n in range(2_000):
+                sock = connect(process)
+                if n % 10 == 0:
+                    sock.sendall(b"GET /api/tables HTTP/1.1\r\n")  # a head begun, never ended
+                idle.append(sock)
+            took: list[float] = []
+            while time.monotonic() - opened < 6:  # past the head timeout, with the idle ones
+                started = time.monotonic()
+                answer_ = client.post(
+                    "/api/tables/standard/bets",
+                    json={"round_id": round_id, "bets": {"player": 100}},
+                    headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"i{started}"},
+                )
+                took.append(time.monotonic() - started)
+                assert answer_.status_code == 200, answer_.text
+        for sock in idle:
+            sock.settimeout(15)
+            assert answer(sock) == b""  # closed by the server, with nothing to say
+        took.sort()
+        p99 = took[max(0, round(0.99 * len(took)) - 1)]
+        print(f"{len(took)} bets beside 2,000 idle connections: p99 {p99 * 1000:.0f} ms")
+    finally:
+        for sock in idle:
+            sock.close()
         process.stop()
