@@ -61,6 +61,10 @@ def post(server: ServerProcess, path: str, body: dict[str, Any], address: str) -
         return client.post(path, json=body, headers={"X-Forwarded-For": address})
 
 
+def _dev(login: httpx.Response) -> dict[str, str]:
+    return {"device": login.json()["device"]}
+
+
 def guess(server: ServerProcess, path: str, username: str, addresses: list[str]) -> list[int]:
     """Twelve wrong passwords for ``username``, from each of ``addresses`` in turn."""
     body = {"username": username, "password": "wrong-guess-0"}
@@ -95,6 +99,12 @@ def test_guesses_from_elsewhere_do_not_lock_out_the_owners_device(
     assert again.status_code == 201, again.text
     assert time.monotonic() - started < 1.0
     assert again.json()["device"] != device  # a fresh one for the next login
+    if path == "/api/sessions":  # the player is told of the guesses, once
+        assert again.json()["failed_logins"] == answers.count(401)
+        third = post(
+            server, path, {"username": username, "password": PASSWORD, **_dev(again)}, home
+        )
+        assert third.json()["failed_logins"] == 0
     # A wrong password from the known device is still a wrong password.
     wrong = {"username": username, "password": "wrong-guess-1", "device": again.json()["device"]}
     assert post(server, path, wrong, home).status_code == 401

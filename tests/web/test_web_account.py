@@ -130,6 +130,19 @@ def test_login_logout_and_the_previous_login_time(open_page: Opener, served: Ser
     page.click("#login-submit")
     page.wait_for_function("document.querySelector('#login-message').textContent")
     assert page.inner_text("#login-message") == "Wrong username or password."
+    # The next good login tells of that wrong password, and keeps this device's token.
+    before = httpx.post(
+        f"{served.url}/api/sessions", json={"username": name, "password": "nor this one"}
+    )
+    assert before.status_code == 401
+    page.fill("#login-password", PASSWORD)
+    page.click("#login-submit")
+    page.wait_for_function("document.querySelector('#notice').textContent.includes('wrong')")
+    assert page.inner_text("#notice").endswith(
+        "Since then, 2 wrong passwords were tried for your username."
+    )
+    device = page.evaluate(f"localStorage.getItem('baccarat.device.{name.lower()}')")
+    assert isinstance(device, str) and "." in device
     assert console.unexpected(s401=1) == []
 
 

@@ -381,6 +381,9 @@ class LoggedIn(_Model):
     username: str
     expires_at: str = Field(description="UTC; the token is refused from then on.")
     previous_login_at: str | None = Field(description="UTC; null at the first login.")
+    failed_logins: int = Field(
+        description="Wrong passwords for this username since its previous login."
+    )
     device: str = Field(description="Keep it on this device and send it with the next login.")
     balance: int
     session: SessionModel = Field(description="The responsible-gaming session just started.")

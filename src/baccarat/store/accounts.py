@@ -33,12 +33,14 @@ __all__ = [
     "Login",
     "UsernameTakenError",
     "cashier",
+    "count_failed_login",
     "end_sessions",
     "find_login",
     "normalize_username",
     "open_session",
     "register",
     "set_password_hash",
+    "take_failed_logins",
 ]
 
 _USERNAME = re.compile(r"[a-z0-9._-]{3,32}")
@@ -96,6 +98,27 @@ def open_session(connection: Connection, player_id: str, at: int, ttl_ms: int) -
         update(logins).where(logins.c.player_id == player_id).values(last_login_at=at)
     )
     return token, expires
+
+
+def count_failed_login(connection: Connection, player_id: str) -> None:
+    """One more wrong password for the player's username since its last good login."""
+    connection.execute(
+        update(logins)
+        .where(logins.c.player_id == player_id)
+        .values(failed_logins=logins.c.failed_logins + 1)
+    )
+
+
+def take_failed_logins(connection: Connection, player_id: str) -> int:
+    """The wrong passwords since the last good login, counted anew from now (at a login)."""
+    count = connection.execute(
+        select(logins.c.failed_logins).where(logins.c.player_id == player_id)
+    ).scalar_one()
+    if count:
+        connection.execute(
+            update(logins).where(logins.c.player_id == player_id).values(failed_logins=0)
+        )
+    return int(count)
 
 
 def set_password_hash(connection: Connection, player_id: str, password_hash: str) -> None:

@@ -243,6 +243,8 @@ logins = Table(
     Column("password_hash", String(200), nullable=False),
     Column("last_login_at", BigInteger, nullable=True),
     Column("created_at", BigInteger, nullable=False),
+    # Wrong passwords for this username since its last good login (told at the next one).
+    Column("failed_logins", Integer, nullable=False, server_default="0"),
 )
 
 auth_sessions = Table(

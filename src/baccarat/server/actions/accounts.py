@@ -34,12 +34,14 @@ from baccarat.server.service import Service
 from baccarat.store.accounts import (
     Login,
     UsernameTakenError,
+    count_failed_login,
     end_sessions,
     find_login,
     normalize_username,
     open_session,
     register,
     set_password_hash,
+    take_failed_logins,
 )
 from baccarat.store.audit_log import append_audit
 from baccarat.store.clock import db_now
@@ -145,10 +147,16 @@ class Accounts:
         if found is None or not good:
             now = self.clock.now_ms()
             details = await self.guard.failed_login_details(username)
-            if details is not None:
-                await self.service.runner.write(
-                    lambda c: append_audit(c, now, "anonymous", "login_failed", details)
-                )
+            known_player = None if found is None else found.player_id
+
+            def record(c: Connection) -> None:
+                if known_player is not None:  # its owner is told at the next good login
+                    count_failed_login(c, known_player)
+                if details is not None:
+                    append_audit(c, now, "anonymous", "login_failed", details)
+
+            if known_player is not None or details is not None:
+                await self.service.runner.write(record)
             return Refusal(RefusalCode.BAD_CREDENTIALS, "wrong username or password")
         return found
 
@@ -162,7 +170,7 @@ class Accounts:
         lifetime = self.service.config.session_lifetime_ms
         pid = login.player_id
 
-        def run(c: Connection) -> tuple[str, int, Session] | Refusal:
+        def run(c: Connection) -> tuple[str, int, Session, int] | Refusal:
             controls = load_controls(c, [pid], lock=True).get(pid, Controls())
             moment = from_epoch_ms(now)
             refusal = status_refusal(get_status(c, pid)) or may_play(
@@ -173,6 +181,7 @@ class Accounts:
                 details = {"code": refusal.code.value}
                 append_audit(c, now, f"player:{pid}", "login_refused", details)
                 return refusal
+            failed = take_failed_logins(c, pid)
             token, expires = open_session(c, pid, now, lifetime)
             running = controls.session
             # A second login (another device) joins the running session: logging in again
@@ -185,12 +194,12 @@ class Accounts:
             if rehashed is not None:
                 set_password_hash(c, pid, rehashed)
             append_audit(c, now, f"player:{pid}", "login", {"expires_at": iso_utc(expires)})
-            return token, expires, session
+            return token, expires, session, failed
 
         outcome = await self.service.runner.write(run)
         if isinstance(outcome, Refusal):
             return outcome
-        token, expires, session = outcome
+        token, expires, session, failed = outcome
         self.service.tokens.know(token, pid)
         balance = await self.service.runner.read(lambda c: player_balance(c, pid))
         previous = login.last_login_at
@@ -200,6 +209,7 @@ class Accounts:
             username=login.username,
             expires_at=iso_utc(expires),
             previous_login_at=None if previous is None else iso_utc(previous),
+            failed_logins=failed,
             device="",  # the route adds the device token
             balance=balance,
             session=SessionModel.model_validate(session.to_json()),

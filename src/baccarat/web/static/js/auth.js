@@ -65,10 +65,15 @@ export function loginDialog(done) {
       password.value = "";
       dialog.close();
       const previous = login.previous_login_at;
+      const time = () => utcText(previous);
+      // Wrong passwords tried for this username since its previous login: its owner is told.
+      const failed = Number(login.failed_logins ?? 0);
       done(
-        previous
-          ? { key: "auth.welcome", values: { name: login.username, time: () => utcText(previous) } }
-          : { key: "auth.welcome_first", values: { name: login.username } },
+        !previous
+          ? { key: "auth.welcome_first", values: { name: login.username } }
+          : failed > 0
+            ? { key: "auth.welcome_failed", values: { name: login.username, time, count: failed } }
+            : { key: "auth.welcome", values: { name: login.username, time } },
         login,
       );
     } catch (error) {

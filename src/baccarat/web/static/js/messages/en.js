@@ -49,6 +49,11 @@ export default {
   "auth.cancel": "Cancel",
   "auth.missing": "Enter a username and a password.",
   "auth.welcome": "Welcome, {name}. Your previous login was at {time}.",
+  "auth.welcome_failed": {
+    one: "Welcome, {name}. Your previous login was at {time}. Since then, {count} wrong password was tried for your username.",
+    other:
+      "Welcome, {name}. Your previous login was at {time}. Since then, {count} wrong passwords were tried for your username.",
+  },
   "auth.welcome_first": "Welcome, {name}. This is your first login.",
   "auth.logged_out": "You are logged out.",
   "time.utc": "{time} UTC",

@@ -50,6 +50,10 @@ export default {
   "auth.cancel": "Batal",
   "auth.missing": "Masukkan nama pengguna dan kata sandi.",
   "auth.welcome": "Selamat datang, {name}. Anda terakhir masuk pada {time}.",
+  "auth.welcome_failed": {
+    other:
+      "Selamat datang, {name}. Anda terakhir masuk pada {time}. Sejak itu, ada {count} kali percobaan masuk dengan kata sandi yang salah untuk nama pengguna Anda.",
+  },
   "auth.welcome_first": "Selamat datang, {name}. Ini pertama kalinya Anda masuk.",
   "auth.logged_out": "Anda sudah keluar.",
   "time.utc": "{time} UTC",
