@@ -50,6 +50,7 @@ import random
 import re
 import resource
 import signal
+import socket
 import statistics
 import struct
 import subprocess
@@ -126,7 +127,7 @@ def proc_rss_mb(pid: int) -> float:
 
 
 def services_cpu() -> dict[int, float]:
-    """CPU seconds of every live PostgreSQL and Redis process, by pid."""
+    """CPU seconds of every live PostgreSQL, Redis and nginx process, by pid."""
     found: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -135,7 +136,7 @@ def services_cpu() -> dict[int, float]:
             comm = (entry / "comm").read_text().strip()
         except OSError:
             continue
-        if comm in ("postgres", "redis-server"):
+        if comm in ("postgres", "redis-server", "nginx"):
             found[int(entry.name)] = proc_cpu(int(entry.name))
     return found
 
@@ -808,7 +809,7 @@ class CpuMeter:
         nodes = " + ".join(f"{value:.1f}" for value in cpu["node_cpu_s"])
         return (
             f"wall {cpu['wall_s']:.1f} s; CPU s: node{'s' if len(cpu['node_cpu_s']) > 1 else ''} "
-            f"{nodes}, PostgreSQL+Redis {cpu['services_cpu_s']:.1f}, load generator "
+            f"{nodes}, PostgreSQL+Redis(+nginx) {cpu['services_cpu_s']:.1f}, load generator "
             f"{cpu['gen_cpu_s']:.1f} ({len(workers)} procs, busiest {busiest:.0%} of a core)"
         )
 
@@ -816,16 +817,82 @@ class CpuMeter:
 # --- 1. bets ----------------------------------------------------------------------------------
 
 
+NGINX = "/usr/sbin/nginx"
+SHIPPED_NGINX = Path(__file__).resolve().parents[1] / "deploy" / "nginx" / "baccarat.conf"
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def nginx_in_front(ports: Sequence[int], workdir: Path) -> Iterator[tuple[int, int]]:
+    """Debian's nginx on a free port in front of ``ports``, from the shipped configuration
+    (``deploy/nginx/baccarat.conf``): its port and pid."""
+    folder = workdir / f"nginx-{uuid.uuid4().hex[:8]}"
+    folder.mkdir(parents=True)
+    port = free_port()
+    (folder / "baccarat-nodes.conf").write_text(
+        "".join(f"server 127.0.0.1:{p} max_fails=1 fail_timeout=5s;\n" for p in ports)
+    )
+    (folder / "baccarat-listen.conf").write_text(f"listen 127.0.0.1:{port};\n")
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    (folder / "nginx.conf").write_text(
+        f"{user}worker_processes 1;\ndaemon off;\npid {folder}/nginx.pid;\n"
+        f"error_log {folder}/error.log warn;\nevents {{ worker_connections 8192; }}\n"
+        f"http {{\n  access_log off;\n  client_body_temp_path {folder}/body;\n"
+        f"  proxy_temp_path {folder}/proxy;\n  include {SHIPPED_NGINX};\n}}\n"
+    )
+    process = subprocess.Popen(
+        [NGINX, "-p", str(folder), "-c", str(folder / "nginx.conf")], cwd=folder
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise RuntimeError(f"nginx did not answer on {port}")
+            time.sleep(0.1)
+        yield port, process.pid
+    finally:
+        process.send_signal(signal.SIGQUIT)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
 async def bench_bets(
-    label: str, count: int, args: argparse.Namespace, generator: Generator, workdir: Path
+    label: str,
+    count: int,
+    args: argparse.Namespace,
+    generator: Generator,
+    workdir: Path,
+    proxy: bool = False,
 ) -> dict[str, Any]:
     rates = [int(r) for r in args.rates.split(",")]
     procs = args.procs
     # One betting window for every step (a step can take twice its length on a shared machine).
     betting = (len(rates) + 2) * (2 * args.step_seconds + 2) + 20
-    with Deployment(label, count, betting, workdir, args.seed_key) as deployment:
+    # Behind nginx, the nodes take the client's address from it (and the load its one port).
+    pacing = ["--forwarded-allow-ips", "127.0.0.1"] if proxy else []
+    with contextlib.ExitStack() as stack:
+        deployment = stack.enter_context(
+            Deployment(label, count, betting, workdir, args.seed_key, pacing=pacing)
+        )
         await feeds_ready(deployment)
         ports = deployment.ports
+        if proxy:
+            front, nginx_pid = stack.enter_context(nginx_in_front(ports, workdir))
+            ports = [front]
+            print(f"[{label}] through nginx on port {front} (pid {nginx_pid})", flush=True)
         probe = FeedClient(ports[0], keep_events=True)
         probe.start()
         await asyncio.wait_for(probe.ready.wait(), 30)
@@ -1185,8 +1252,17 @@ async def bench_failover(args: argparse.Namespace, workdir: Path) -> dict[str, A
 async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[str, Any]:
     figures: dict[str, Any] = {}
     parts = set(args.parts.split(","))
-    keys = {"one-process": "single", "1 node": "1node", "2 nodes": "2nodes"}
-    configs = [("one-process", 0)] + ([("1 node", 1), ("2 nodes", 2)] if cluster else [])
+    keys = {
+        "one-process": "single",
+        "1 node": "1node",
+        "2 nodes": "2nodes",
+        "2 nodes behind nginx": "2nodes_nginx",
+    }
+    configs = [("one-process", 0)] + (
+        [("1 node", 1), ("2 nodes", 2), ("2 nodes behind nginx", 2)] if cluster else []
+    )
+    if not os.access(NGINX, os.X_OK):  # Debian's nginx-light (make test installs it)
+        configs = [(label, n) for label, n in configs if "nginx" not in label]
     configs = [(label, n) for label, n in configs if keys[label] in args.configs.split(",")]
     generator = Generator(max(args.procs, args.ws_procs))
     bets: dict[str, dict[str, Any]] = {}
@@ -1206,18 +1282,24 @@ async def run(args: argparse.Namespace, workdir: Path, cluster: bool) -> dict[st
                     os.environ["BENCH_SERVER_SRC"] = str(args.baseline_src)
                     try:
                         name = f"{label} ({args.baseline})"
-                        before[label] = await bench_bets(name, count, args, generator, workdir)
+                        before[label] = await bench_bets(
+                            name, count, args, generator, workdir, proxy="nginx" in label
+                        )
                     except Exception as error:
                         print(f"[{label}] baseline failed: {type(error).__name__}: {error}")
                     finally:
                         del os.environ["BENCH_SERVER_SRC"]
                 try:
-                    bets[label] = await bench_bets(label, count, args, generator, workdir)
+                    bets[label] = await bench_bets(
+                        label, count, args, generator, workdir, proxy="nginx" in label
+                    )
                 except Exception as error:
                     print(f"[{label}] bets failed: {type(error).__name__}: {error}", flush=True)
             took("bets")
         if "ws" in parts:
             for label, count in configs:
+                if "nginx" in label:  # the fan-out is measured straight to the nodes
+                    continue
                 if args.ws_clients // max(count, 1) > args.open_files - 500:
                     print(f"[{label}] fan-out skipped: too many clients per node", flush=True)
                     continue
@@ -1356,7 +1438,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer rates, clients and kills")
     parser.add_argument("--parts", default="bets,ws,failover")
-    parser.add_argument("--configs", default="single,1node,2nodes")
+    parser.add_argument("--configs", default="single,1node,2nodes,2nodes_nginx")
     parser.add_argument("--rates", default="500,1000,1500,2000,3000")
     parser.add_argument("--step-seconds", type=float, default=4.0)
     parser.add_argument("--players", type=int, default=400)
