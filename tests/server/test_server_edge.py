@@ -6,6 +6,7 @@ header, and a redirect never names the Host it was sent (``--allowed-hosts`` ref
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import time
 from collections.abc import Iterator
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 from server_support import new_player, open_round
 from serving import ServerProcess, wait_until
+from websockets.sync.client import connect as connect_ws
 
 #: Bytes a test pushes at most when it streams an endless head.
 PUSH_LIMIT = 100 * 1024 * 1024
@@ -177,7 +179,9 @@ def test_allowed_hosts_refuse_any_other_host(tmp_path: Path) -> None:
         process.stop()
 
 
-def test_two_thousand_idle_connections_are_closed_while_a_player_bets(tmp_path: Path) -> None:
+def test_two_thousand_idle_connections_are_closed_while_a_player_bets_and_watches(
+    tmp_path: Path,
+) -> None:
     process = ServerProcess(
         f"sqlite:///{tmp_path / 'idle.db'}",
         tmp_path,
@@ -187,9 +191,13 @@ def test_two_thousand_idle_connections_are_closed_while_a_player_bets(tmp_path: 
     process.start()
     idle: list[socket.socket] = []
     try:
-        with process.client() as client:
+        with (
+            process.client() as client,
+            connect_ws(f"{process.ws_url}/ws/tables/standard", open_timeout=10) as feed,
+        ):
             _, token = new_player(client)
             round_id = open_round(client, "standard", min_left_ms=20_000, timeout=60)
+            assert json.loads(feed.recv(timeout=10))["type"] == "snapshot"
             opened = time.monotonic()
             for n in range(2_000):
                 sock = connect(process)
@@ -206,6 +214,10 @@ def test_two_thousand_idle_connections_are_closed_while_a_player_bets(tmp_path: 
                 )
                 took.append(time.monotonic() - started)
                 assert answer_.status_code == 200, answer_.text
+            # The feed went on too: the stakes on the felt moved with the bets, and it says so.
+            shown: list[str] = []
+            while "stakes" not in shown:
+                shown.append(json.loads(feed.recv(timeout=10))["type"])
         for sock in idle:
             sock.settimeout(15)
             assert answer(sock) == b""  # closed by the server, with nothing to say
