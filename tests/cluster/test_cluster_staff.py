@@ -5,9 +5,7 @@ record verifies, each action is audited once, and the ledger holds."""
 
 from __future__ import annotations
 
-import subprocess
-
-from serving import BIN, wait_until
+from serving import create_staff, wait_until
 
 from baccarat.verify import verify_record
 
@@ -28,24 +26,7 @@ PASSWORD = "Pit-Boss-Pass-9"
 
 
 def test_a_void_and_a_new_shoe_through_the_other_node_reach_the_dealer(cluster: Cluster) -> None:
-    created = subprocess.run(
-        [
-            str(BIN / "baccarat"),
-            "admin",
-            "create-user",
-            "pitboss",
-            "--role",
-            "operator",
-            "--db",
-            cluster.db_url,
-            "--password-stdin",
-        ],
-        input=PASSWORD,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert created.returncode == 0, created.stderr
+    create_staff(cluster.db_url, "pitboss", "operator", PASSWORD)
     n1 = cluster.node("n1", betting_seconds=30.0).start()
     n2 = cluster.node("n2", betting_seconds=30.0).start()
     dealer = dealer_of([n1, n2])

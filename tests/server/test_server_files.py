@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import os
 import stat
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from serving import create_staff
 
 from baccarat.store import Database, upgrade
-
-BIN = Path(sys.executable).parent / "baccarat"
 
 
 def _modes(db: Path) -> dict[str, int]:
@@ -40,25 +37,7 @@ def test_a_new_database_and_its_wal_are_0600_whatever_the_umask(tmp_path: Path, 
 
 def test_the_command_that_creates_the_database_makes_it_0600(tmp_path: Path) -> None:
     db = tmp_path / "served.db"
-    created = subprocess.run(
-        [
-            str(BIN),
-            "admin",
-            "create-user",
-            "pitboss",
-            "--role",
-            "operator",
-            "--db",
-            f"sqlite:///{db}",
-            "--password-stdin",
-        ],
-        input="Pit-Boss-Pass-9\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-        preexec_fn=lambda: os.umask(0),
-    )
-    assert created.returncode == 0, created.stderr
+    create_staff(f"sqlite:///{db}", "pitboss", "operator", "Pit-Boss-Pass-9", umask=0)
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
 
 

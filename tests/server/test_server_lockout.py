@@ -7,18 +7,14 @@ rotating addresses does not hold up a known device's login."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from serving import TLS, ServerProcess
+from serving import TLS, ServerProcess, create_staff
 
-BIN = Path(sys.executable).parent / "baccarat"
 PASSWORD = "Owner-Pass-1234"
 
 
@@ -26,24 +22,7 @@ PASSWORD = "Owner-Pass-1234"
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     folder = tmp_path_factory.mktemp("lockout")
     db_url = f"sqlite:///{folder / 'lockout.db'}"
-    created = subprocess.run(
-        [
-            str(BIN),
-            "admin",
-            "create-user",
-            "pitboss",
-            "--role",
-            "operator",
-            "--db",
-            db_url,
-            "--password-stdin",
-        ],
-        input=PASSWORD + "\n",
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert created.returncode == 0, created.stderr
+    create_staff(db_url, "pitboss", "operator", PASSWORD)
     # The test speaks for many addresses through X-Forwarded-For, as a proxy would.
     process = ServerProcess(
         db_url,

@@ -24,6 +24,7 @@ import os
 import signal
 import socket
 import ssl
+import subprocess
 import sys
 from collections.abc import Sequence
 from multiprocessing.context import ForkServerProcess
@@ -38,6 +39,7 @@ __all__ = [
     "BIN",
     "TLS",
     "ServerProcess",
+    "create_staff",
     "free_port",
     "services_required",
     "wait_until",
@@ -58,6 +60,38 @@ TLS = ssl.create_default_context()
 
 def services_required() -> bool:
     return os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1"
+
+
+def create_staff(
+    db_url: str, username: str, role: str, password: str, *, umask: int | None = None
+) -> None:
+    """A member of staff made as an operator makes one: ``baccarat admin create-user`` in a
+    process of its own (``umask``: that process's), the password on its standard input."""
+    mask = umask
+
+    def set_umask() -> None:
+        if mask is not None:
+            os.umask(mask)
+
+    created = subprocess.run(
+        [
+            str(BIN / "baccarat"),
+            "admin",
+            "create-user",
+            username,
+            "--role",
+            role,
+            "--db",
+            db_url,
+            "--password-stdin",
+        ],
+        input=password + "\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=set_umask,
+    )
+    assert created.returncode == 0, created.stderr
 
 
 def free_port() -> int:
