@@ -73,6 +73,13 @@ def test_deal_table_view() -> None:
         (["deal", "--decks", "0"], "1 to 8 decks"),
         (["deal", "--decks", "9"], "1 to 8 decks"),
         (["rules", "nowhere.toml"], "cannot read"),
+        # What Click and Typer refuse themselves, in one line too (not a box of several).
+        (["deal", "--seed", "nine"], "Invalid value for '--seed'"),
+        (["deal", "--nope"], "No such option: --nope"),
+        (["verify"], "Missing argument 'record'"),
+        (["simulate", "--shoes", "many"], "Invalid value for '--shoes'"),
+        (["odds", "--decks", "nine"], "(see 'baccarat odds --help')"),
+        (["nosuchcommand"], "No such command 'nosuchcommand'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -81,6 +88,17 @@ def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None
     assert message in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize(
+    "command", ["admin create-user", "audit verify", "keys rotate", "ledger check"]
+)
+def test_every_default_in_the_help_is_shown(command: str) -> None:
+    # A default written "[default: ...]" in a help text was taken for Rich markup and vanished.
+    code, out, _ = run(*command.split(), "--help")
+    assert code == 0
+    assert "Database URL ." not in out and "Database URL" in out
+    assert "SQLite file of" in " ".join(out.split())
 
 
 def test_rules_prints_the_drawing_table_and_pay_tables() -> None:

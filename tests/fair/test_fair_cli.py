@@ -220,16 +220,30 @@ def test_verify_names_a_changed_card(tmp_path: Path) -> None:
 
 def test_verify_names_a_changed_server_seed(tmp_path: Path) -> None:
     code, out = _tampered(tmp_path, "server seed")
-    assert code == 1 and out.splitlines()[0].startswith(
-        "FAIL commitment: SHA-256 of the server seed"
-    )
+    lines = out.splitlines()
+    assert code == 1 and lines[0].startswith("NOT VERIFIED: shoe ")
+    assert lines[1].startswith("FAIL commitment: SHA-256 of the server seed")
 
 
 def test_verify_names_a_changed_client_seed(tmp_path: Path) -> None:
     code, out = _tampered(tmp_path, "client seed")
-    first = out.splitlines()[0]
-    assert code == 1 and first.startswith("FAIL digest:") and "client_seed" in first
+    verdict, first = out.splitlines()[:2]
+    assert code == 1 and verdict.startswith("NOT VERIFIED") and "failures." in verdict
+    assert first.startswith("FAIL digest:") and "client_seed" in first
     assert "commitment" not in out
+
+
+def test_a_wrong_seed_gives_the_verdict_first_and_twenty_failures(tmp_path: Path) -> None:
+    # Every coup fails against the wrong order: the first line says so, and the list is cut.
+    record = played()[3]
+    record["server_seed"] = "ff" + record["server_seed"][2:]
+    record["commitment"] = hashlib.sha256(bytes.fromhex(record["server_seed"])).hexdigest()
+    code, out, _ = run("verify", write(tmp_path / "w.json", record))
+    lines = out.splitlines()
+    total = int(lines[0].rsplit(": ", 1)[1].split()[0])
+    assert code == 1 and total > 20 and lines[0].startswith("NOT VERIFIED")
+    assert sum(line.startswith("FAIL") for line in lines) == 20
+    assert lines[-1] == f"... and {total - 20} more (--json lists every one)."
 
 
 def test_verify_names_a_changed_payout(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ def create_user_command(
     role: Annotated[str, typer.Option(help="operator (pit boss), auditor (read-only) or admin.")],
     db: Annotated[
         str | None,
-        typer.Option(help="Database URL [default: the SQLite file of 'baccarat serve']."),
+        typer.Option(help="Database URL (default: the SQLite file of 'baccarat serve')."),
     ] = None,
     password_stdin: Annotated[
         bool, typer.Option("--password-stdin", help="Read the password from standard input.")

@@ -14,6 +14,8 @@ True
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Sequence
 from typing import Annotated, Any, NoReturn
 
 import typer
@@ -73,7 +75,38 @@ def needed_extra(module: str | None, command: str | None) -> str | None:
 
 
 class _Commands(TyperGroup):
-    """The root group: a command that imports a module of a missing extra fails in one line."""
+    """The root group: a command that imports a module of a missing extra fails in one line,
+    and so does a usage error of any command (a bad option value, an unknown option, a missing
+    argument), where Click and Typer would draw a box of several lines."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        windows_expand_args: bool = True,
+        **extra: Any,
+    ) -> Any:
+        given = (args, prog_name, complete_var, False, windows_expand_args)
+        if not standalone_mode:
+            return super().main(*given, **extra)
+        try:
+            outcome = super().main(*given, **extra)
+        except typer.Abort:
+            typer.echo("Aborted.", err=True)
+            sys.exit(1)
+        except typer.TyperException as error:  # Click's errors, as Typer vendors them
+            message = error.format_message() if hasattr(error, "format_message") else str(error)
+            context = getattr(error, "ctx", None)
+            code = getattr(error, "exit_code", USAGE_ERROR)
+            where = f" (see '{context.command_path} --help')" if context is not None else ""
+            if message:  # none when the help was shown instead (a group called bare)
+                line = f"{message}{where if code == USAGE_ERROR else ''}"
+                typer.echo(f"baccarat: error: {line}", err=True)
+            sys.exit(code)
+        # Without standalone mode Click answers an exit (typer.Exit) with its code.
+        sys.exit(outcome if isinstance(outcome, int) else 0)
 
     # ``ctx`` is Click's context, which recent Typer versions vendor under a private module.
     def invoke(self, ctx: Any) -> Any:

@@ -29,7 +29,7 @@ app.add_typer(audit_app, name="audit")
 def verify_command(
     db: Annotated[
         str | None,
-        typer.Option(help="Database URL [default: the SQLite file of 'baccarat serve']."),
+        typer.Option(help="Database URL (default: the SQLite file of 'baccarat serve')."),
     ] = None,
     anchor: Annotated[
         str | None,

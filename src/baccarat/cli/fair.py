@@ -74,6 +74,10 @@ def read_record(source: str) -> Any:
         fail(f"{source} is not JSON: {error}")
 
 
+#: The failures ``verify`` lists in words (``--json`` gives them all).
+FAILURES_SHOWN = 20
+
+
 @app.command("verify")
 def verify_command(
     record: Annotated[str, typer.Argument(help="A shoe record (JSON); - reads stdin.")],
@@ -108,11 +112,20 @@ def verify_command(
                 soft_wrap=True,
             )
         else:
-            for failure in report.failures:
-                console.print(f"FAIL {failure}", markup=False, soft_wrap=True)
+            # The verdict first: a wrong seed fails every coup, and the first lines must say so.
             count = len(report.failures)
             console.print(
-                f"{what}: {count} failure{'s' if count > 1 else ''}.", markup=False, soft_wrap=True
+                f"NOT VERIFIED: {what}: {count} failure{'s' if count > 1 else ''}.",
+                markup=False,
+                soft_wrap=True,
             )
+            for failure in report.failures[:FAILURES_SHOWN]:
+                console.print(f"FAIL {failure}", markup=False, soft_wrap=True)
+            if count > FAILURES_SHOWN:
+                console.print(
+                    f"... and {count - FAILURES_SHOWN} more (--json lists every one).",
+                    markup=False,
+                    soft_wrap=True,
+                )
     if not report.ok:
         raise typer.Exit(RECORD_FAILS)

@@ -19,11 +19,11 @@ app.add_typer(keys_app, name="keys")
 def rotate_command(
     db: Annotated[
         str | None,
-        typer.Option(help="Database URL [default: the SQLite file of 'baccarat serve']."),
+        typer.Option(help="Database URL (default: the SQLite file of 'baccarat serve')."),
     ] = None,
     seed_key_file: Annotated[
         Path | None,
-        typer.Option(help="The key file [default: 'seed-keys' in the user config directory]."),
+        typer.Option(help="The key file (default: 'seed-keys' in the user config directory)."),
     ] = None,
     retire: Annotated[
         bool,
