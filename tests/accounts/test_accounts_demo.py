@@ -142,6 +142,7 @@ def test_the_page_learns_whether_guests_may_play(service: Service) -> None:
         "demo_credit": CREDIT,
         "currency": "USD",
         "minor_unit": 2,
+        "rules": "standard",
     }
     created = service.call("POST", "/api/players").json()
     assert created["demo"] is True and created["balance"] == CREDIT

@@ -356,3 +356,17 @@ def test_no_serious_or_critical_violation_anywhere(
     failing = summary(found, FAILING)
     if failing:
         pytest.fail(f"axe, serious and critical:\n{failing}", pytrace=False)
+
+
+def test_the_rules_link_opens_this_servers_own_rules(
+    open_page: Opener, rupiah_server: Served
+) -> None:
+    # A server of rupiah tables only: the top bar's Rules link is theirs, not `standard`'s.
+    page, console = open_page(f"{rupiah_server.url}/")
+    page.wait_for_selector('a[data-nav="rules"][href="#/rules/rupiah"]')
+    page.click('a[data-nav="rules"]')
+    page.wait_for_function(
+        "document.querySelector('.rules-title')?.textContent.includes('Punto banco Rp')"
+    )
+    assert page.evaluate("location.hash") == "#/rules/rupiah"
+    assert console.unexpected() == []

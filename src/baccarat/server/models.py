@@ -318,6 +318,9 @@ class ClientConfig(_Model):
     demo_credit: int = Field(description="A new guest's demo credit, in minor units.")
     currency: str = Field(description="The money every table and balance counts in (ISO 4217).")
     minor_unit: int = Field(description="The currency's minor-unit exponent (2: hundredths).")
+    rules: str = Field(
+        description="The rule set of the server's first table: what the page's Rules link opens."
+    )
 
 
 class Ticket(_Model):

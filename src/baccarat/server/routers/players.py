@@ -23,7 +23,8 @@ router = APIRouter(tags=["players"])
 
 @router.get("/api/config")
 async def client_config(service: ServiceDep) -> ClientConfig:
-    """Whether guests may play, their demo credit, and the money every table counts in."""
+    """Whether guests may play, their demo credit, the money every table counts in, and the
+    rule set the page's Rules link opens (the first table's)."""
     config = service.config
     # The tables share one currency (tables_from), so any table's rule set names it.
     rules = next(iter(service.rulesets().values()), None)
@@ -32,6 +33,7 @@ async def client_config(service: ServiceDep) -> ClientConfig:
         demo_credit=config.demo_credit,
         currency=rules.currency if rules else DEFAULT_CURRENCY,
         minor_unit=rules.minor_unit if rules else CURRENCIES[DEFAULT_CURRENCY],
+        rules=rules.name if rules else "standard",
     )
 
 

@@ -21,11 +21,15 @@ import { mountTable } from "./table.js";
 // the one currency of its tables and balances (asked once; account.js reads the same answer).
 // A failed answer (a busy or restarting server) is asked again a few times: until it comes,
 // money would be written in dollars on a rupiah table.
+/** The rule set the Rules link opens (GET /api/config: the server's first table's). */
+let serverRules = "standard";
 const configured = (async () => {
   for (let attempt = 1; ; attempt += 1) {
     try {
       const config = await api.config();
       setCurrency(config?.currency, config?.minor_unit);
+      // The top bar's Rules link opens this server's own tables' rules, not always `standard`.
+      if (typeof config?.rules === "string") serverRules = config.rules;
       return;
     } catch (error) {
       if (attempt === 4) {
@@ -39,6 +43,9 @@ const configured = (async () => {
 await setLanguage(preferredLanguage(), { remember: false }).catch(() => setLanguage("en", { remember: false }));
 await configured;
 bindMarked(document);
+for (const link of document.querySelectorAll('a[data-nav="rules"]')) {
+  link.setAttribute("href", `#/rules/${encodeURIComponent(serverRules)}`);
+}
 
 // The page's own elements (index.html): they are always there.
 const main = /** @type {HTMLElement} */ (document.getElementById("main"));
@@ -115,7 +122,7 @@ const ROUTES = [
     "rules",
     later(async () => {
       const { mountRules } = await import("./rules.js");
-      return (name) => mountRules(main, name ?? "standard");
+      return (name) => mountRules(main, name ?? serverRules);
     }),
   ],
 ];
