@@ -159,8 +159,11 @@ def test_an_operator_voids_a_guests_round_and_everyone_sees_it(
     page.screenshot(path=str(SCREENSHOTS / "admin-desktop.png"))
     assert run_axe(page) == [], "the rounds section with a voided round"
 
-    # The guest: the stakes back on the table page, the round void in the history.
+    # The guest: the stakes back on the table page, the void said once (its notice, not also a
+    # message under the felt), the round void in the history.
     guest.wait_balance(before)
+    guest_page.wait_for_selector(f'.void-notice[data-round="{round_id}"]')
+    assert "void" not in guest_page.inner_text(".table-message").lower()
     guest_page.click("#history-open")
     row = f'#history-dialog tr[data-round="{round_id}"]'
     guest_page.wait_for_selector(row)

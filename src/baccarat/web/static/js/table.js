@@ -19,7 +19,7 @@ import { explain } from "./refusals.js";
 import { scoreboard } from "./scoreboard.js";
 import { session } from "./session.js";
 import { stage as stageView } from "./stage.js";
-import { voidNotice, voidReason } from "./voidnotice.js";
+import { voidNotice } from "./voidnotice.js";
 import { TableFeed } from "./ws.js";
 
 const MESSAGE_MS = 6000;
@@ -346,7 +346,7 @@ export function mountTable(main, id) {
         break;
       case "round_void":
         setRound({ ...state.round, phase: "voided" });
-        say(t("table.round_void", { reason: voidReason(event.reason) }), "info");
+        // Said once, by the notice (and the live region): not also as a message under the felt.
         notice.voided(event);
         state.stakes = {};
         account.refresh();

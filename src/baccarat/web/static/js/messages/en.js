@@ -180,7 +180,6 @@ export default {
   "table.new_shoe": "A new shoe has started. Its commitment is in the fairness panel.",
   "table.round_open": "Shoe {shoe} · Round {number}: place your bets.",
   "table.no_more_bets": "No more bets.",
-  "table.round_void": "Round void. {reason}",
   "table.shoe_ended": "The shoe has ended; its seed is revealed in the fairness panel.",
   "action.group": "Bet actions",
   "action.undo": "Undo",

@@ -182,7 +182,6 @@ export default {
   "table.new_shoe": "Shoe baru dimulai. Komitmennya ada di panel keadilan.",
   "table.round_open": "Shoe {shoe} · Putaran {number}: pasang taruhan Anda.",
   "table.no_more_bets": "Taruhan ditutup.",
-  "table.round_void": "Putaran batal. {reason}",
   "table.shoe_ended": "Shoe sudah selesai; seed-nya dibuka di panel keadilan.",
   "action.group": "Tindakan taruhan",
   "action.undo": "Batal",
