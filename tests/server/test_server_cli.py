@@ -91,6 +91,10 @@ def test_serve_reads_its_options_from_the_environment_and_a_flag_overrides_them(
         (["--rate-limit", "guests_per_address=often"], "'often' is not a rate"),
         (["--rate-limit-delay", "61"], "--rate-limit-delay must be less than or equal to 60"),
         (["--max-deposit", "10", "--max-balance", "5"], "must be at least max_deposit"),
+        (["--allowed-hosts", " , "], "--allowed-hosts names no host"),
+        (["--head-timeout-seconds", "0"], "--head-timeout-seconds must be greater than or equal"),
+        (["--max-connections-per-address", "0"], "--max-connections-per-address must be"),
+        (["--audit-anchor-seconds", "100"], "--audit-anchor-seconds must be less than or equal"),
     ],
 )
 def test_serve_refuses_a_bad_value_of_any_type_in_one_line(args: list[str], message: str) -> None:

@@ -291,6 +291,14 @@ class Settings(BaseSettings):
                 )
         return value
 
+    @field_validator("allowed_hosts")
+    @classmethod
+    def _hosts_named(cls, value: str | None) -> str | None:
+        # An empty list would answer every host: a typo must not turn the check off.
+        if value is not None and not any(name.strip() for name in value.split(",")):
+            raise ValueError("--allowed-hosts names no host (leave it out to answer any)")
+        return value
+
     @field_validator("metrics_bind")
     @classmethod
     def _bind_is_host_and_port(cls, value: str | None) -> str | None:
@@ -420,8 +428,7 @@ class Settings(BaseSettings):
         """``allowed_hosts`` as a list (``None``: any host)."""
         if self.allowed_hosts is None:
             return None
-        names = tuple(name.strip() for name in self.allowed_hosts.split(",") if name.strip())
-        return names or None
+        return tuple(name.strip() for name in self.allowed_hosts.split(",") if name.strip())
 
     @property
     def money_bounds(self) -> MoneyBounds:
