@@ -50,7 +50,6 @@ import random
 import re
 import resource
 import signal
-import socket
 import statistics
 import struct
 import subprocess
@@ -73,6 +72,7 @@ from bench_server import (  # the sibling module, found through sys.path
     P99_TARGET_MS,
     RawHttp,
     Server,
+    free_port,
     offer,
     percentile,
     raise_open_files,
@@ -819,13 +819,6 @@ class CpuMeter:
 
 NGINX = "/usr/sbin/nginx"
 SHIPPED_NGINX = Path(__file__).resolve().parents[1] / "deploy" / "nginx" / "baccarat.conf"
-
-
-def free_port() -> int:
-    with contextlib.closing(socket.socket()) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 @contextlib.contextmanager

@@ -116,7 +116,7 @@ class EdgeProtocol(HttpToolsProtocol):
 
     def _release(self) -> None:
         self._disarm_head_timer()
-        address, self._address = getattr(self, "_address", None), None
+        address, self._address = self._address, None
         if address is not None:
             self.open_per_address[address] -= 1
             if self.open_per_address[address] <= 0:
@@ -127,7 +127,7 @@ class EdgeProtocol(HttpToolsProtocol):
         self._head_timer = self.loop.call_later(self.head_timeout_s, self._head_timed_out)
 
     def _disarm_head_timer(self) -> None:
-        timer, self._head_timer = getattr(self, "_head_timer", None), None
+        timer, self._head_timer = self._head_timer, None
         if timer is not None:
             timer.cancel()
 
