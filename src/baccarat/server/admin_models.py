@@ -83,7 +83,7 @@ class StaffLoggedIn(_AdminModel):
     username: str
     role: Role
     expires_at: str
-    device: str = Field("", description="Keep it on this device and send it with the next login.")
+    device: str = Field(description="Keep it on this device and send it with the next login.")
 
 
 class StaffMe(_AdminModel):

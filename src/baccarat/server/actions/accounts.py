@@ -160,9 +160,10 @@ class Accounts:
             return Refusal(RefusalCode.BAD_CREDENTIALS, "wrong username or password")
         return found
 
-    async def log_in(self, login: Login, password: str) -> LoggedIn | Refusal:
+    async def log_in(self, login: Login, password: str, device: str) -> LoggedIn | Refusal:
         """Open a session for a verified ``login`` (its ``password`` rehashed if the stored
-        hash is of older parameters), or the policy's refusal (a break), on record."""
+        hash is of older parameters), answered with the device token ``device``; or the
+        policy's refusal (a break), on record."""
         rehashed = None
         if needs_rehash(login.password_hash):
             rehashed = await self.guard.hash(hash_password, password)
@@ -210,7 +211,7 @@ class Accounts:
             expires_at=iso_utc(expires),
             previous_login_at=None if previous is None else iso_utc(previous),
             failed_logins=failed,
-            device="",  # the route adds the device token
+            device=device,
             balance=balance,
             session=SessionModel.model_validate(session.to_json()),
         )

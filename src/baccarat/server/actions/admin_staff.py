@@ -71,7 +71,7 @@ class StaffAccounts:
         """Whether ``token`` is a live player session (told apart from no token at all)."""
         return await self.service.tokens.player(token, touch=False) is not None
 
-    async def log_in(self, username: str, password: str) -> StaffLoggedIn | Refusal:
+    async def log_in(self, username: str, password: str, device: str) -> StaffLoggedIn | Refusal:
         """A staff token for a good username and password of a member not disabled; else
         ``bad_credentials`` (audited; an unknown name costs a hash too)."""
         found = await self.service.runner.read(lambda c: find_staff(c, username))
@@ -102,6 +102,7 @@ class StaffAccounts:
             username=member.username,
             role=member.role,
             expires_at=iso_utc(expires),
+            device=device,
         )
 
     async def log_out(self, session: StaffSession) -> None:

@@ -45,8 +45,7 @@ async def login(
     await guard.admit_login(request, body.username, known=known)
     found = answer(await accounts.verify(body.username, body.password))
     await guard.login_succeeded(request, body.username)
-    logged_in = answer(await accounts.log_in(found, body.password))
-    return logged_in.model_copy(update={"device": issue(key, found.username)})
+    return answer(await accounts.log_in(found, body.password, issue(key, found.username)))
 
 
 @router.delete("/api/sessions/current", status_code=204, responses=errors(401, 409))

@@ -36,9 +36,9 @@ async def staff_login(
     known = is_known(key, name, body.device)
     # Staff hash in the pool's kept lane; only a known device skips the username's counts.
     await guard.admit_login(request, name, known=known, staff=True)
-    logged_in = answer(await staff.log_in(body.username, body.password))
+    logged_in = answer(await staff.log_in(body.username, body.password, issue(key, name)))
     await guard.login_succeeded(request, name)
-    return logged_in.model_copy(update={"device": issue(key, name)})
+    return logged_in
 
 
 @router.post("/api/admin/logout", status_code=204, responses=admin_errors())
