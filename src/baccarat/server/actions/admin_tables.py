@@ -28,6 +28,7 @@ from baccarat.server.clock import Clock
 from baccarat.server.mirror import TableMirror
 from baccarat.server.service import Service
 from baccarat.store.admin_reads import round_bettors
+from baccarat.store.shoes import open_shoe
 from baccarat.store.staff import StaffSession, audit_staff
 from baccarat.store.table_controls import (
     NEW_SHOE,
@@ -133,11 +134,11 @@ class TableDesk:
         if isinstance(mirror, Refusal):
             return mirror
         now = self.clock.now_ms()
-        shoe = (mirror.snapshot().get("shoe") or {}).get("id") if mirror.ready.is_set() else None
 
         def run(c: Connection) -> TableControl:
             after = set_pending(c, table_id, {NEW_SHOE: True}, now)
-            details = {"table": table_id, "shoe": shoe}
+            in_play = open_shoe(c, table_id)  # the stored shoe, not this node's view of it
+            details = {"table": table_id, "shoe": None if in_play is None else in_play.id}
             audit_staff(c, now, session, "table_new_shoe", reason, details)
             return after
 
