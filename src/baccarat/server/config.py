@@ -108,11 +108,17 @@ class Settings(BaseSettings):
     dealing: Dealing = Field(
         "face-up", description="face-up or face-down: the default for every table."
     )
+    studio_streams: Annotated[str, NoDecode] = Field(
+        "",
+        description="Video of studio tables, comma-separated TABLE=URL (an HLS playlist, "
+        "http(s) or a path on this server), e.g. standard-studio=https://cdn.example/t1.m3u8.",
+    )
     tables: Annotated[tuple[InstanceOf[TableSettings], ...], NoDecode] = Field(
         ",".join(DEFAULT_TABLES),
         validate_default=True,
         description="Rule sets (names or TOML files), comma-separated: one table each; "
-        "add ':face-down' or ':face-up' to choose a table's dealing.",
+        "add ':face-down' or ':face-up' to choose a table's dealing, ':studio' for a table "
+        "dealt by a person from a card-reading shoe (named RULESET-studio).",
     )
     demo_credit: int = Field(
         1_000_000, ge=0, description="Credit of a new guest player, in minor units."
@@ -272,12 +278,21 @@ class Settings(BaseSettings):
             name: info.data.get(name, cls.model_fields[name].default)
             for name in ("betting_seconds", "reveal_ms", "result_ms", "dealing")
         }
+        streams: dict[str, str] = {}
+        for entry in str(info.data.get("studio_streams") or "").split(","):
+            if not entry.strip():
+                continue
+            table_id, equals, url = entry.strip().partition("=")
+            if not equals or not table_id.strip() or not url.strip():
+                raise ValueError(f"--studio-streams wants TABLE=URL, not {entry.strip()!r}")
+            streams[table_id.strip()] = url.strip()
         return tables_from(
             specs,
             betting_ms=max(1, round(pacing["betting_seconds"] * 1000)),
             reveal_ms=pacing["reveal_ms"],
             result_ms=pacing["result_ms"],
             dealing=pacing["dealing"],
+            streams=streams,
         )
 
     @field_validator("rate_limit")

@@ -1,8 +1,10 @@
 """The tables a server deals, from their specs: one table per rule set, named after it.
 
-A spec is a built-in rule set's name or a TOML file, optionally ending in ``:face-up`` or
-``:face-down`` (the house decides the dealing table by table). A server's tables count in
-one currency: a player's one balance is staked at every table.
+A spec is a built-in rule set's name or a TOML file, optionally followed by ``:face-up`` or
+``:face-down`` (the house decides the dealing table by table) and ``:studio`` (a table dealt by
+a person from a card-reading shoe, named ``<rule set>-studio`` so that it can sit beside the
+same rules dealt by the server). A server's tables count in one currency: a player's one
+balance is staked at every table.
 
 >>> tables_from(["standard", "standard"])
 Traceback (most recent call last):
@@ -12,7 +14,7 @@ ValueError: table 'standard' is named twice
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from baccarat.rulesets import load_ruleset
 from baccarat.table import Dealing, TableSettings
@@ -30,23 +32,36 @@ def tables_from(
     reveal_ms: int = 800,
     result_ms: int = 2_000,
     dealing: Dealing = "face-up",
+    streams: Mapping[str, str] | None = None,
 ) -> tuple[TableSettings, ...]:
     """One table per rule set (a built-in name or a TOML file), named after the rule set.
 
     A spec may end in ``:face-up`` or ``:face-down`` to choose that table's dealing (the house
-    decides, table by table); ``dealing`` is the default for the others.
+    decides, table by table); ``dealing`` is the default for the others. ``:studio`` makes a
+    studio table; ``streams`` gives studio tables their video (table id to HLS URL).
     Raises ``RuleSetError`` for a rule set that cannot be loaded.
 
-    >>> [(t.table_id, t.dealing) for t in tables_from(["standard", "ez:face-down"])]
-    [('standard', 'face-up'), ('ez', 'face-down')]
+    >>> [(t.table_id, t.dealing, t.mode) for t in tables_from(["standard", "ez:face-down"])]
+    [('standard', 'face-up', 'rng'), ('ez', 'face-down', 'rng')]
+    >>> [(t.table_id, t.mode) for t in tables_from(["standard", "standard:studio"])]
+    [('standard', 'rng'), ('standard-studio', 'studio')]
+    >>> tables_from(["ez"], streams={"ez": "/live/ez.m3u8"})
+    Traceback (most recent call last):
+    ...
+    ValueError: a video stream is for a studio table, and 'ez' is not one
     """
     tables = []
     seen: set[str] = set()
     currencies: set[str] = set()
+    streams = dict(streams or {})
     for entry in rulesets:
-        spec, table_dealing = _dealing_suffix(entry, dealing)
+        spec, suffixes = _suffixes(entry)
+        studio = "studio" in suffixes
+        table_dealing: Dealing = dealing
+        if "face-down" in suffixes or "face-up" in suffixes:
+            table_dealing = "face-down" if "face-down" in suffixes else "face-up"
         ruleset = load_ruleset(spec)
-        table_id = ruleset.name
+        table_id = f"{ruleset.name}-studio" if studio else ruleset.name
         if table_id in seen:
             raise ValueError(f"table {table_id!r} is named twice")
         seen.add(table_id)
@@ -65,15 +80,29 @@ def tables_from(
                 reveal_ms=reveal_ms,
                 result_ms=result_ms,
                 dealing=table_dealing,
+                mode="studio" if studio else "rng",
+                stream_url=streams.get(table_id) if studio else None,
             )
         )
+    for table_id in streams:
+        if table_id not in seen or not table_id.endswith("-studio"):
+            raise ValueError(f"a video stream is for a studio table, and {table_id!r} is not one")
     return tuple(tables)
 
 
-def _dealing_suffix(entry: str, default: Dealing) -> tuple[str, Dealing]:
-    spec, _, suffix = entry.rpartition(":")
-    if suffix == "face-up":
-        return spec, "face-up"
-    if suffix == "face-down":
-        return spec, "face-down"
-    return entry, default
+_SUFFIXES = frozenset({"face-up", "face-down", "studio"})
+
+
+def _suffixes(entry: str) -> tuple[str, set[str]]:
+    """The rule set of a spec and the suffixes after it, in any order (a path may hold ':')."""
+    suffixes: set[str] = set()
+    spec = entry
+    while True:
+        head, _, suffix = spec.rpartition(":")
+        if not head or suffix not in _SUFFIXES:
+            break
+        if suffix in suffixes or (suffix.startswith("face") and suffixes & {"face-up", "face-down"}):
+            raise ValueError(f"{entry!r} says :{suffix} or its opposite twice")
+        suffixes.add(suffix)
+        spec = head
+    return spec, suffixes
