@@ -132,6 +132,20 @@ class RefusalCode(StrEnum):
     #: An anchor asked of an audit log with no record yet.
     AUDIT_LOG_EMPTY = "audit_log_empty"
 
+    # Studio tables (``docs/studio.md``).
+    #: A studio route on a table the server deals itself.
+    NOT_A_STUDIO = "not_a_studio"
+    #: A card read while no studio shoe is in play: the dealer starts one first.
+    NO_SHOE = "no_shoe"
+    #: The table stopped on an impossible card: a supervisor resolves it first.
+    TABLE_HALTED = "table_halted"
+    #: A card typed by hand waits for a supervisor: no card counts before it.
+    MISSCAN_PENDING = "misscan_pending"
+    #: A studio step the table is not at (close with no round open, confirm with none waiting).
+    NOT_NOW = "not_now"
+    #: A device token on another table's route.
+    DEVICE_FORBIDDEN = "device_forbidden"
+
     # The service itself.
     #: A table whose state this node has not got yet (just started, or the table just moved).
     TABLE_STARTING = "table_starting"

@@ -25,6 +25,7 @@ from baccarat.table import (
     RoundSettled,
     RoundVoided,
     TransitionError,
+    drawn_order,
     reveal_order,
     turn_order,
 )
@@ -40,6 +41,7 @@ EXPECTED = {
     (Phase.OPEN, "close"),
     (Phase.CLOSED, "deal"),
     (Phase.CLOSED, "draw"),
+    (Phase.CLOSED, "turn"),
     (Phase.DEALT, "squeeze"),
     (Phase.DEALT, "turn"),
     (Phase.DEALT, "settle"),
@@ -67,9 +69,13 @@ def in_phase(phase: Phase) -> Round:
 
 
 def next_card(r: Round) -> RevealedCard:
-    """The next card to turn of a dealt round (the first one once all are turned); any card
-    of ``CARDS`` for a round without cards (the operation is refused by its phase)."""
-    order = reveal_order(deal(CARDS if r.cards is None else r.cards))
+    """The next card to turn of a dealt round, or of the part of a coup a closed round has
+    drawn (a studio turns each card as it comes); the first one once all are turned; any card
+    of ``CARDS`` for a round without cards (the operation is refused)."""
+    if r.cards is None and r.drawn:
+        order = drawn_order(r.drawn)
+    else:
+        order = reveal_order(deal(CARDS if r.cards is None else r.cards))
     return next((card for card in order if not r.turned(card)), order[0])
 
 
@@ -96,6 +102,8 @@ def apply(r: Round, action: str, now: int) -> Round:
 @pytest.mark.parametrize(("phase", "action"), list(itertools.product(Phase, ACTIONS)))
 def test_every_operation_from_every_phase(phase: Phase, action: str) -> None:
     r = in_phase(phase)
+    if (phase, action) == (Phase.CLOSED, "turn"):  # a studio turns the cards drawn so far
+        r = r.draw(CARDS[0], CLOSES).round
     allowed = (phase, action) in EXPECTED
     assert r.allows(action) is allowed
     now = CLOSES if action == "close" else CLOSES - 1
@@ -166,6 +174,7 @@ def test_random_operation_sequences_keep_the_invariants(
                 (r.phase, action) not in EXPECTED
                 or (action in ("bet", "close") and r.phase is Phase.OPEN)
                 or (action in ("squeeze", "turn") and r.turned(next_card(r)))  # all turned
+                or (action == "turn" and r.phase is Phase.CLOSED and not r.drawn)  # none drawn
                 or (action == "deal" and len(r.drawn) > 0)  # part drawn: only draw goes on
             )
             continue

@@ -19,13 +19,18 @@ from baccarat.cli.app import app, console, fail
 admin_app = typer.Typer(help="Staff of the live table service.", no_args_is_help=True)
 app.add_typer(admin_app, name="admin")
 
-_ROLES = ("operator", "auditor", "admin")
+_ROLES = ("operator", "auditor", "admin", "dealer")
 
 
 @admin_app.command("create-user")
 def create_user_command(
     name: Annotated[str, typer.Argument(help="The staff username (3-32 of a-z, 0-9, . _ -).")],
-    role: Annotated[str, typer.Option(help="operator (pit boss), auditor (read-only) or admin.")],
+    role: Annotated[
+        str,
+        typer.Option(
+            help="operator (pit boss, a studio supervisor), auditor (read-only), admin, or dealer (a studio table's console)."
+        ),
+    ],
     db: Annotated[
         str | None,
         typer.Option(help="Database URL (default: the SQLite file of 'baccarat serve')."),

@@ -36,11 +36,16 @@ __all__ = [
     "Command",
     "Done",
     "Draw",
+    "Misscan",
     "OpenRound",
     "Pause",
+    "Placed",
+    "ReadCard",
     "Refused",
     "Reply",
+    "Resolve",
     "Resume",
+    "StartShoe",
     "VoidRound",
     "Voided",
     "command_from_json",
@@ -66,6 +71,48 @@ class Draw:
     """A card for the table's source (a source fed from outside: a device or a dealer)."""
 
     card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class ReadCard:
+    """A studio card read (by its shoe device, or typed at the dealer's console): it goes
+    where the table says it may (``baccarat.table.studio.judge``), stored before shown."""
+
+    card: Card
+    scan_id: str
+    by: str
+
+
+@dataclass(frozen=True, slots=True)
+class StartShoe:
+    """A studio dealer loaded a new shoe (its shuffle certificate); its burn is read next.
+    Taken between rounds, once the shoe in play is finished or ended by this command."""
+
+    certificate: Mapping[str, Any]
+    actor: str
+    audit: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Misscan:
+    """A studio card left the shoe unread: the dealer typed it; it counts once a supervisor
+    confirms it (``Resolve``)."""
+
+    card: Card
+    reason: str
+    actor: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resolve:
+    """A supervisor's decision on the read waiting at a studio table: ``confirm`` or
+    ``reject`` a misscan; ``discard`` an impossible read (the table goes on) or ``void`` the
+    round in play with it."""
+
+    read_id: int
+    action: str
+    reason: str
+    actor: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,6 +167,10 @@ Command = (
     | ApplyControls
     | ChangeShoe
     | ChangeDealer
+    | ReadCard
+    | StartShoe
+    | Misscan
+    | Resolve
 )
 
 
@@ -144,7 +195,22 @@ class Refused:
     message: str
 
 
-Reply = Done | Voided | Refused
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """Where a studio read went (``repeat``: the same read came before; this is its answer)
+    and what the table waits for now (``baccarat.table.studio.due``)."""
+
+    scan_id: str
+    card: str
+    position: str
+    seq: int
+    round_id: int | None
+    shoe_id: str
+    repeat: bool
+    next: str
+
+
+Reply = Done | Voided | Refused | Placed
 
 _COMMANDS: dict[str, type[Command]] = {
     cls.__name__: cls
@@ -159,21 +225,32 @@ _COMMANDS: dict[str, type[Command]] = {
         ApplyControls,
         ChangeShoe,
         ChangeDealer,
+        ReadCard,
+        StartShoe,
+        Misscan,
+        Resolve,
     )
 }
-_REPLIES: dict[str, type[Reply]] = {cls.__name__: cls for cls in (Done, Voided, Refused)}
+_REPLIES: dict[str, type[Reply]] = {cls.__name__: cls for cls in (Done, Voided, Refused, Placed)}
 
 
 def command_to_json(command: Command) -> str:
-    fields = {"card": command.card.code} if isinstance(command, Draw) else asdict(command)
+    """The command as JSON (a card as its code).
+
+    >>> command_from_json(command_to_json(ReadCard(Card.parse("Ah"), "s:1", "device:d1")))
+    ReadCard(card=Card.parse('Ah'), scan_id='s:1', by='device:d1')
+    """
+    fields = asdict(command)
+    if isinstance(command, Draw | ReadCard | Misscan):
+        fields["card"] = command.card.code
     return json.dumps({"kind": type(command).__name__, **fields})
 
 
 def command_from_json(text: str | bytes) -> Command:
     fields = json.loads(text)
     cls = _COMMANDS[fields.pop("kind")]
-    if cls is Draw:
-        return Draw(Card.parse(fields["card"]))
+    if "card" in fields:
+        fields["card"] = Card.parse(fields["card"])
     return cls(**fields)
 
 

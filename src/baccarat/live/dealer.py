@@ -46,11 +46,15 @@ from baccarat.live.commands import (
     Command,
     Done,
     Draw,
+    Misscan,
     OpenRound,
     Pause,
+    ReadCard,
     Refused,
     Reply,
+    Resolve,
     Resume,
+    StartShoe,
     Voided,
     VoidRound,
 )
@@ -59,6 +63,7 @@ from baccarat.live.inbox import Inbox
 from baccarat.live.observers import Observer, Step, StepName
 from baccarat.live.ports import Clock, Fence, Store
 from baccarat.live.shoe_keeper import ShoeKeeper
+from baccarat.live.studio_desk import StudioDesk
 from baccarat.live.table import LiveTable, finished_round
 from baccarat.live.voids import show_void, void_by_staff
 from baccarat.refusals import RefusalCode
@@ -99,6 +104,9 @@ __all__ = ["Dealer"]
 T = TypeVar("T")
 #: How often, at most, the open round's stakes per spot are read and sent.
 STAKES_EVERY_S = 0.5
+#: How long a studio's dealer waits on its clock for its dealer's next step before it looks
+#: again (a step wakes it at once).
+STUDIO_IDLE_S = 3_600.0
 log = logging.getLogger("baccarat.live")
 
 
@@ -134,6 +142,10 @@ class Dealer:
         self.status = "open"
         self.ready = asyncio.Event()
         self._inbox = Inbox()
+        #: A studio table's desk: its reads and procedures (``None``: the server deals).
+        self.desk = StudioDesk(table, self.shoes, self._write) if table.settings.studio else None
+        #: A studio dealer closed betting before the deadline.
+        self._close_now = False
 
     @property
     def table_id(self) -> str:
@@ -149,6 +161,14 @@ class Dealer:
         """Wait ``seconds`` on the clock (``None``: until a command comes), carrying out every
         command that arrives meanwhile."""
         await self._inbox.wait(self.clock, seconds, self._carry_out)
+
+    async def _idle(self) -> None:
+        """Wait for the next command: a studio's on the clock (``STUDIO_IDLE_S`` at most),
+        any other until it comes."""
+        if self.desk is None:
+            await self._wait(None)
+        else:
+            await self._inbox.wait(self.clock, STUDIO_IDLE_S, self._carry_out, until_command=True)
 
     async def _drain(self) -> None:
         """Carry out the commands waiting, without waiting for more."""
@@ -181,6 +201,16 @@ class Dealer:
             case ChangeDealer():
                 self.hand_over.set()
                 return Done()
+            case ReadCard() | StartShoe() | Misscan() | Resolve():
+                return await self._studio(command)
+            case CloseBets() if self.desk is not None:
+                row = self.table.round
+                if not self.table.settings.early_close:
+                    return Refused(RefusalCode.NOT_NOW, "this table closes betting on time only")
+                if row is None or row.phase is not Phase.OPEN:
+                    return Refused(RefusalCode.NOT_NOW, "no round is open for bets")
+                self._close_now = True
+                return Done()
             case Draw(card=card):
                 push = getattr(self.shoes.source, "push", None)
                 if push is None:
@@ -193,6 +223,21 @@ class Dealer:
                 return Refused(
                     RefusalCode.INVALID_REQUEST, "this table's dealer paces its own rounds"
                 )
+
+    async def _studio(self, command: ReadCard | StartShoe | Misscan | Resolve) -> Reply:
+        desk = self.desk
+        if desk is None:
+            return Refused(RefusalCode.NOT_A_STUDIO, f"table {self.table_id} is not a studio's")
+        before_time = self.table.settings.before_time
+        match command:
+            case ReadCard():
+                return await desk.read(command, before_time=before_time)
+            case StartShoe():
+                return await desk.start_shoe(command)
+            case Misscan():
+                return await desk.misscan(command)
+            case Resolve():
+                return await desk.resolve(command, before_time=before_time)
 
     # -- the dealer's loop -------------------------------------------------------------
 
@@ -208,6 +253,9 @@ class Dealer:
                 while not self.hand_over.is_set():
                     await self._drain()
                     await self.shoes.ensure()
+                    if self.desk is not None and not self.desk.ready:
+                        await self._idle()  # a studio's new shoe, its burn, a supervisor
+                        continue
                     if await self._may_open():
                         await self._play_round()
                 log.warning("baccarat-node: %s hands %s over", self.node_id, self.table_id)
@@ -277,11 +325,15 @@ class Dealer:
             self.table.board = Scoreboard()
         else:
             await self.shoes.load(shoe_row)
+        if self.desk is not None:
+            await self.desk.load()
         pending = await self.store.read(lambda c: unfinished_rounds(c, self.table_id))
         resumable: list[RoundRow] = []
         for row in pending:
             drawn = len(row.state.drawn)
             action = recovery_action(row.phase, has_cards=row.cards is not None, drawn=drawn)
+            if self.desk is not None and row.phase is Phase.CLOSED:
+                action = "draw"  # the studio's dealer deals on from the cards already read
             if action == "void":
                 await self._void(row, RESTART_VOID_REASON)
             elif action in ("resume", "draw"):
@@ -340,6 +392,7 @@ class Dealer:
             )
 
         opened = await self._write(opening)
+        self._close_now = False
         shoes.next_number = number + 1
         if shoes.source is not None:
             self.table.cards_left = shoes.source.left.total
@@ -380,9 +433,12 @@ class Dealer:
                     break
                 cards.append((card, left))
             if not cards:
-                await self._wait(None)  # a ``Draw`` command, or a void
+                await self._idle()  # a ``Draw`` or a studio read, or a void
                 if self._voided_in_play(row.id):
                     return None
+                current = self.table.round
+                if current is not None and current.id == row.id:  # read and stored meanwhile
+                    drawn = list(current.state.drawn)
                 continue
             try:
                 change = await self._write(partial(store_draws, round_id=row.id, cards=cards))
@@ -419,25 +475,26 @@ class Dealer:
         """Wait for the deadline and close the round by the database's clock; meanwhile the
         round's stakes per spot are read at most every ``STAKES_EVERY_S`` and sent if moved.
         A round voided meanwhile comes back as it is."""
+        studio = self.desk is not None
         while True:
             wait_ms = row.closes_at - self.clock.now_ms()
-            while wait_ms > 0:
-                await self._wait(min(wait_ms / 1000, STAKES_EVERY_S))
+            while wait_ms > 0 and not self._close_now:
+                await self._inbox.wait(
+                    self.clock,
+                    min(wait_ms / 1000, STAKES_EVERY_S),
+                    self._carry_out,
+                    until_command=studio,  # a studio's dealer may close early
+                )
                 if self._voided_in_play(row.id):
                     assert self.table.round is not None
                     return RoundChange(self.table.round, ())
                 wait_ms = row.closes_at - self.clock.now_ms()
-                if wait_ms > 0:
+                if wait_ms > 0 and not self._close_now:
                     await self._read_stakes(row.id)
             await self._step("open", row.id)
-
-            def closing(c: Connection) -> RoundChange | int:
-                closed = close_round(c, row.id)
-                if not isinstance(closed, int):
-                    fix_client_seed(c, closed.row.shoe_id)
-                return closed
-
-            result = await self._write(closing)
+            result = await self._write(
+                partial(_closing, round_id=row.id, early=self._close_now, fair=not studio)
+            )
             if not isinstance(result, int):
                 # Closed: no bet comes any more, so these are the round's final stakes (sent
                 # with ``bets_closed``).
@@ -476,6 +533,11 @@ class Dealer:
             await self._write(partial(record_reveal, round_id=row.id, revealed=state.revealed))
             if len(table.revealed) == 2:
                 await self._step("dealing", row.id)
+        while self.desk is not None and self.desk.halted:  # an impossible card: nothing settles
+            await self._idle()
+            if self._voided_in_play(row.id):
+                await self._after_round()
+                return
         ruleset, coup = table.ruleset, state.coup
         observers = self.observers
 
@@ -504,3 +566,11 @@ class Dealer:
         await self._wait(self.table.settings.result_ms / 1000)
         if self.shoes.finished:
             await self.shoes.end()
+
+
+def _closing(c: Connection, *, round_id: int, early: bool, fair: bool) -> RoundChange | int:
+    """Close the round (``close_round``) and, on a fair shoe, fix its client seed with it."""
+    closed = close_round(c, round_id, early=early)
+    if not isinstance(closed, int) and fair:  # a studio shoe has no seed
+        fix_client_seed(c, closed.row.shoe_id)
+    return closed

@@ -37,6 +37,7 @@ __all__ = [
     "ShoeEnded",
     "ShoeStarted",
     "StakesShown",
+    "StudioShown",
     "Subscriber",
     "Subscribers",
     "TableSynced",
@@ -112,8 +113,25 @@ class RoundCancelled:
     actor: str
 
 
+@dataclass(frozen=True, slots=True)
+class StudioShown:
+    """A studio table's desk changed (what it waits for, a halt, a misscan); ``notice`` names
+    what happened, for the players (``None``: only the state moved)."""
+
+    table_id: str
+    notice: str | None = None
+    detail: str | None = None
+
+
 LiveEvent = (
-    RoundShown | StakesShown | ShoeStarted | ShoeEnded | TableSynced | RoundPaid | RoundCancelled
+    RoundShown
+    | StakesShown
+    | ShoeStarted
+    | ShoeEnded
+    | TableSynced
+    | RoundPaid
+    | RoundCancelled
+    | StudioShown
 )
 Subscriber = Callable[[LiveEvent], None]
 

@@ -39,15 +39,25 @@ class Inbox:
         while not self._queue.empty():
             await carry_out(*self._queue.get_nowait())
 
-    async def wait(self, clock: Clock, seconds: float | None, carry_out: CarryOut) -> None:
+    async def wait(
+        self,
+        clock: Clock,
+        seconds: float | None,
+        carry_out: CarryOut,
+        *,
+        until_command: bool = False,
+    ) -> None:
         """Wait ``seconds`` on ``clock`` (``None``: until one command has been carried out),
-        carrying out every command that arrives meanwhile."""
+        carrying out every command that arrives meanwhile; ``until_command``: return after
+        the first one too (a studio's dealer waits for its dealer's next step, on the clock
+        so that a test's virtual clock counts it asleep)."""
         sleeper = None if seconds is None else asyncio.ensure_future(clock.sleep(seconds))
+        once = sleeper is None or until_command
         try:
             while True:
                 if not self._queue.empty():
                     await carry_out(*self._queue.get_nowait())
-                    if sleeper is None:
+                    if once:
                         return
                     continue
                 getter = asyncio.ensure_future(self._queue.get())
@@ -61,7 +71,7 @@ class Inbox:
                         getter.cancel()
                 if getter.done() and not getter.cancelled():
                     await carry_out(*getter.result())
-                    if sleeper is None:
+                    if once:
                         return
                 elif sleeper is not None and sleeper.done():
                     return

@@ -6,6 +6,10 @@ says so, or an operator asked for a new one): what operators set for the next sh
 before its first round, and its server seed once it ends. The source is made at the shoe's
 first close, once its client seed is fixed, and positioned after the last stored card when a
 dealer starts again.
+
+A studio table's shoe is the one its dealer loads (``start_studio``, with its shuffle
+certificate): none starts by itself, and its source is the physical shoe as its stored reads
+tell it (``baccarat.store.studio.studio_shoe``).
 """
 
 from __future__ import annotations
@@ -25,9 +29,19 @@ from baccarat.store.clock import db_now
 from baccarat.store.ledger import new_id
 from baccarat.store.rounds import shoe_rounds
 from baccarat.store.seal import SeedVault
-from baccarat.store.shoes import ShoeRow, end_shoe, fix_client_seed, get_shoe, start_shoe
+from baccarat.store.shoes import (
+    ShoeRow,
+    end_shoe,
+    end_studio_shoe,
+    fix_client_seed,
+    get_shoe,
+    start_shoe,
+    start_studio_shoe,
+)
+from baccarat.store.studio import studio_shoe
 from baccarat.store.table_controls import take_pending
-from baccarat.table import CardSource, FairShoeSource, Phase
+from baccarat.table import CardSource, FairShoeSource, Phase, StudioSource
+from baccarat.table.studio_shoe import Certificate, StudioShoe
 
 __all__ = ["ShoeKeeper", "Writer"]
 
@@ -93,6 +107,15 @@ class ShoeKeeper:
         self.next_number = max((r.number for r in rounds), default=0) + 1
         self.source = None
         table.cards_left = 52 * shoe_row.decks
+        if shoe_row.studio:
+            last_coup = ruleset.shoe.last_coup
+            shoe = await self.store.read(lambda c: studio_shoe(c, shoe_row, last_coup))
+            self.source = StudioSource(shoe)
+            for row in rounds:
+                if row.cards is not None and row.phase is Phase.SETTLED:
+                    table.board.add_coup(row.state.coup)
+            table.cards_left = shoe.left.total
+            return
         if shoe_row.client_seed is None:
             return
         stored = [row.state.drawn for row in rounds if row.state.drawn]
@@ -122,6 +145,8 @@ class ShoeKeeper:
                 return
             await self.end()
         self.change_asked = False
+        if self.table.settings.studio:  # a studio's dealer loads the next shoe (start_studio)
+            return
         table_id = self.table.id
         # What operators changed for the next shoe applies from this one.
         self.use_controls(await self.write(lambda c: take_pending(c, table_id, db_now(c))))
@@ -157,6 +182,18 @@ class ShoeKeeper:
         shoe_id = self.table.shoe.id if self.table.shoe else None
         assert shoe_id is not None
         vault = self.vault
+        if self.table.shoe is not None and self.table.shoe.studio:
+            studio_id = shoe_id
+
+            def end_studio(c: Connection) -> ShoeRow:
+                end_studio_shoe(c, studio_id, db_now(c))
+                ended = get_shoe(c, studio_id)
+                assert ended is not None
+                return ended
+
+            self.table.shoe = await self.write(end_studio)
+            self.table.announce_shoe_end(self.table.shoe, b"")
+            return
 
         def run(c: Connection) -> tuple[ShoeRow, bytes]:
             fix_client_seed(c, shoe_id)
@@ -172,12 +209,51 @@ class ShoeKeeper:
         self.table.shoe = ended
         self.table.announce_shoe_end(ended, server_seed)
 
+    async def start_studio(
+        self, certificate: Certificate, audit: Callable[[Connection, int], None]
+    ) -> ShoeRow:
+        """Put a studio dealer's new shoe in play (the shoe before it has ended); its burn is
+        read next. ``audit`` writes the audit row in the same transaction."""
+        table_id = self.table.id
+        self.use_controls(await self.write(lambda c: take_pending(c, table_id, db_now(c))))
+        ruleset = self.table_ruleset
+        if certificate.decks != ruleset.decks:
+            raise ValueError(f"the rule set deals {ruleset.decks} decks, not {certificate.decks}")
+        shoe_id = new_id()
+        # The house's procedure is the rule set's; where the cut card went, the dealer's.
+        certificate = replace(certificate, burn=ruleset.shoe.burn, last_coup=ruleset.shoe.last_coup)
+
+        def run(c: Connection) -> ShoeRow:
+            at = db_now(c)
+            row = start_studio_shoe(
+                c,
+                shoe_id=shoe_id,
+                table_id=table_id,
+                decks=certificate.decks,
+                ruleset_toml=ruleset.to_toml(),
+                certificate=certificate.to_json(),
+                at=at,
+            )
+            audit(c, at)
+            return row
+
+        row = await self.write(run)
+        table = self.table
+        table.shoe, self.next_number = row, 1
+        self.source = StudioSource(StudioShoe.new(certificate))
+        table.use_ruleset(ruleset)
+        table.board = Scoreboard()
+        table.cards_left = 52 * row.decks
+        table.begin(None)
+        table.announce_shoe_start(row)
+        return row
+
     async def open_source(self) -> CardSource:
         """The source of the shoe in play, made once its client seed is fixed (at the first
         close of the shoe)."""
         if self.source is None:
             shoe_row = self.table.shoe
-            assert shoe_row is not None
+            assert shoe_row is not None and not shoe_row.studio
             shoe_id = shoe_row.id
             shoe_now = await self.store.read(lambda c: get_shoe(c, shoe_id, vault=self.vault))
             assert shoe_now is not None

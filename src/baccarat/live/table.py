@@ -10,7 +10,7 @@ feed's messages, their ``seq``, the snapshot) is the server's (``baccarat.server
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from baccarat.coup import Coup
@@ -35,6 +35,7 @@ from baccarat.table import (
     RoundSettled,
     RoundVoided,
     TableSettings,
+    drawn_order,
     turn_order,
 )
 
@@ -76,6 +77,9 @@ class LiveTable:
         #: Every player's stakes on the round in play, summed per spot (the dealer reads them
         #: from the database while the round is open: in a cluster every node takes bets).
         self.stakes: dict[str, int] = {}
+        #: A studio table's desk as it shows it now (``baccarat.live.studio_desk``); ``None``
+        #: for a table the server deals.
+        self.studio_view: Callable[[], dict[str, Any]] | None = None
 
     @property
     def id(self) -> str:
@@ -94,6 +98,9 @@ class LiveTable:
         self.round, self.revealed, self.result = row, [], None
         if row is not None and row.cards is not None:
             order = turn_order(row.state.coup, self.settings.dealing)
+            self.revealed = [card for card in order if row.state.turned(card)]
+        elif row is not None and row.state.drawn:  # a studio shows each card as it comes
+            order = drawn_order(row.state.drawn)
             self.revealed = [card for card in order if row.state.turned(card)]
 
     def follow(

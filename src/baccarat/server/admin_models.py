@@ -50,7 +50,7 @@ __all__ = [
     "VoidResult",
 ]
 
-Role = Literal["operator", "auditor", "admin"]
+Role = Literal["operator", "auditor", "admin", "dealer"]
 #: Why a member of staff acts: kept in the audit chain.
 Reason = Annotated[str, Field(min_length=1, max_length=200, pattern=PRINTABLE)]
 Name = Annotated[str, Field(min_length=1, max_length=64, pattern=PRINTABLE)]

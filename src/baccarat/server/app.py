@@ -24,6 +24,7 @@ from baccarat.server.actions.admin_rounds import RoundDesk
 from baccarat.server.actions.admin_staff import StaffAccounts
 from baccarat.server.actions.admin_tables import TableDesk
 from baccarat.server.actions.reality_checks import push_reality_checks
+from baccarat.server.actions.studio import StudioDesks
 from baccarat.server.admin_deps import Desks
 from baccarat.server.bet_lane import BetLane
 from baccarat.server.clock import Clock, SystemClock, VirtualClock
@@ -111,6 +112,7 @@ def create_app(config: Settings, *, clock: Clock | None = None) -> FastAPI:
         records=RecordDesk(service, clock),
         reports=ReportDesk(service, clock),
     )
+    app.state.studio = StudioDesks(service, clock)
     install_error_handlers(app)
     for router, responses in ROUTERS:
         app.include_router(router, responses=responses)

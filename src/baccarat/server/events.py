@@ -145,18 +145,29 @@ class TableEvent(Message):
 class PublicShoe(_OmitsAbsent):
     """A shoe as anyone may see it: the server seed and digest only once it has ended."""
 
-    ABSENT: ClassVar[tuple[str, ...]] = ("server_seed", "digest")
+    ABSENT: ClassVar[tuple[str, ...]] = (
+        "server_seed",
+        "digest",
+        "commitment",
+        "client_seed",
+        "algorithm",
+        "certificate",
+    )
 
     id: str
     table_id: str
     number: int
-    algorithm: str
+    kind: Literal["fair", "studio"] = "fair"
+    algorithm: str | SkipJsonSchema[None] = _own("A fair shoe's algorithm.")
     decks: int
-    commitment: str
-    client_seed: str | None
+    commitment: str | SkipJsonSchema[None] = _own("A fair shoe's commitment.")
+    client_seed: str | None = None
     status: Literal["open", "ended"]
     server_seed: str | SkipJsonSchema[None] = _own("Hex; only once the shoe has ended.")
     digest: str | SkipJsonSchema[None] = _own("Only once the shoe has ended.")
+    certificate: dict[str, Any] | SkipJsonSchema[None] = _own(
+        "A studio shoe's shuffle certificate: who shuffled, when, the decks, the cut card."
+    )
 
     @classmethod
     def of(cls, row: ShoeRow) -> PublicShoe:
@@ -178,6 +189,19 @@ class ShoeStartEvent(TableEvent):
     @classmethod
     def of(cls, stamp: Stamp, row: ShoeRow) -> ShoeStartEvent:
         return cls(**stamp, shoe=PublicShoe.of(row))
+
+
+class StudioEvent(TableEvent, _OmitsAbsent):
+    """A studio table's desk changed: what it waits for and, when something happened, a
+    notice for the players (``halted``, ``resumed``, ``misscan``, ``misscan_confirmed``,
+    ``card_burned``, ``before_time_void``, ``shoe_change``)."""
+
+    ABSENT: ClassVar[tuple[str, ...]] = ("notice", "detail")
+
+    type: Literal["studio"] = "studio"
+    studio: dict[str, Any]
+    notice: str | SkipJsonSchema[None] = _own("What happened, for a notice.")
+    detail: str | SkipJsonSchema[None] = _own("Who shuffled a new shoe; never a card.")
 
 
 class ShoeEndEvent(TableEvent):
@@ -397,6 +421,7 @@ AnyMessage = Annotated[
     | SettledEvent
     | RoundVoidEvent
     | ShoeEndEvent
+    | StudioEvent
     | WatchingEvent
     | RealityCheckEvent,
     Field(discriminator="type"),

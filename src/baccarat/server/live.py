@@ -22,6 +22,7 @@ from baccarat.live.events import (
     ShoeEnded,
     ShoeStarted,
     StakesShown,
+    StudioShown,
     TableSynced,
 )
 from baccarat.live.table import LiveTable
@@ -41,6 +42,7 @@ from baccarat.server.events import (
     SqueezeEvent,
     StakesEvent,
     Stamp,
+    StudioEvent,
     TableEvent,
     WatchingEvent,
 )
@@ -138,6 +140,11 @@ class TableFeed:
                 self.publish(lambda stamp: ShoeEndEvent.of(stamp, shoe, seed))
             case TableSynced():
                 self.sync()
+            case StudioShown(notice=notice, detail=detail):
+                view = self.table.studio_view() if self.table.studio_view else {}
+                self.publish(
+                    lambda stamp: StudioEvent(**stamp, studio=view, notice=notice, detail=detail)
+                )
             case _:
                 pass
 
@@ -167,11 +174,13 @@ class TableFeed:
             shoe_state = {
                 "id": table.shoe.id,
                 "number": table.shoe.number,
-                "algorithm": ALGORITHM,
+                "kind": table.shoe.kind,
+                "algorithm": ALGORITHM if not table.shoe.studio else "studio",
                 "decks": table.shoe.decks,
                 "commitment": table.shoe.commitment,
                 "client_seed": table.shoe.client_seed,
                 "cards_left": table.cards_left - len(table.revealed),
+                "certificate": table.shoe.certificate,
             }
         rules_view, _ = self._ruleset()
         result = None if table.result is None else CoupResult.of(table.result).model_dump()
@@ -189,6 +198,7 @@ class TableFeed:
             "previous_shoe": table.previous_shoe,
             "watching": self.audience(),
             "stakes": dict(table.stakes),
+            "studio": None if table.studio_view is None else table.studio_view(),
             "seq": self.seq,
             "now": self.clock.now_ms(),
         }

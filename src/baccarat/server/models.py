@@ -204,11 +204,17 @@ class LastRound(_Model):
 class ShoeState(_Model):
     id: str
     number: int
+    kind: Literal["fair", "studio"] = Field(
+        "fair", description="fair: the server's seeded shoe; studio: a physical shoe, as read."
+    )
     algorithm: str
     decks: int
-    commitment: str
+    commitment: str = Field(description="A fair shoe's commitment ('' for a studio shoe).")
     client_seed: str | None
     cards_left: int
+    certificate: dict[str, Any] | None = Field(
+        None, description="A studio shoe's shuffle certificate."
+    )
 
 
 class BetOffer(_Model):
@@ -247,6 +253,11 @@ class TableView(_Model):
             "Every player's stakes on the table's current round, summed per spot (minor units; "
             "a spot nobody staked on is absent); live while the round is open."
         ),
+    )
+    studio: dict[str, Any] | None = Field(
+        None,
+        description="A studio table's desk: what it waits for (next), halted, misscan "
+        "(a card typed by hand waits for its supervisor), burn_due, cut_card_out, last_coup.",
     )
     seq: int
     now: int = Field(description="The server's clock, epoch milliseconds.")

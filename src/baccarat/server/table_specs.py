@@ -101,7 +101,9 @@ def _suffixes(entry: str) -> tuple[str, set[str]]:
         head, _, suffix = spec.rpartition(":")
         if not head or suffix not in _SUFFIXES:
             break
-        if suffix in suffixes or (suffix.startswith("face") and suffixes & {"face-up", "face-down"}):
+        if suffix in suffixes or (
+            suffix.startswith("face") and suffixes & {"face-up", "face-down"}
+        ):
             raise ValueError(f"{entry!r} says :{suffix} or its opposite twice")
         suffixes.add(suffix)
         spec = head

@@ -95,7 +95,7 @@ class RoundRow:
 
     def face(self) -> RoundFace:
         """What anyone may see of this round now: the one rule every view goes through."""
-        return round_face(self.cards, self.revealed, settled=self.phase is Phase.SETTLED)
+        return round_face(self.state.drawn, self.revealed, settled=self.phase is Phase.SETTLED)
 
 
 class RoundChange(NamedTuple):
@@ -214,8 +214,9 @@ def open_round(
     return RoundChange(RoundRow(state.id, table_id, shoe_id, number, state), opened.events)
 
 
-def close_round(connection: Connection, round_id: int) -> RoundChange | int:
-    """Close the round if the database clock has reached its deadline.
+def close_round(connection: Connection, round_id: int, *, early: bool = False) -> RoundChange | int:
+    """Close the round if the database clock has reached its deadline (or now, ``early``: a
+    studio dealer's call).
 
     Returns the change, or the milliseconds still to wait (the round stays open). A round
     closed already is returned unchanged, with no event.
@@ -224,9 +225,9 @@ def close_round(connection: Connection, round_id: int) -> RoundChange | int:
     if not row.state.allows("close"):
         return RoundChange(row, ())
     now = db_now(connection)
-    if row.state.accepts_bets(now):
+    if row.state.accepts_bets(now) and not early:
         return row.closes_at - now
-    closed = row.state.close(now)
+    closed = row.state.close(now, early=early)
     return RoundChange(save_round(connection, row, closed.round), closed.events)
 
 

@@ -27,6 +27,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     false,
 )
 
@@ -38,6 +39,7 @@ __all__ = [
     "auth_sessions",
     "bet_outcomes",
     "bets",
+    "device_tokens",
     "game_tables",
     "idempotency_keys",
     "integrity_alerts",
@@ -55,6 +57,7 @@ __all__ = [
     "shoes",
     "staff_sessions",
     "staff_users",
+    "studio_reads",
     "table_controls",
     "table_leases",
     "ws_tickets",
@@ -147,6 +150,10 @@ shoes = Table(
     # While in play: the seed sealed with the operator's key (baccarat.store.seal), never
     # in the clear, so a copy of the database does not give the order away. NULL after the end.
     Column("sealed_seed", String(128), nullable=True),
+    # 'fair' (the server's seeded shoe) or 'studio' (a physical shoe: no seed, no commitment
+    # (''), its shuffle certificate instead, and every card read in studio_reads).
+    Column("kind", String(8), nullable=False, server_default="fair"),
+    Column("certificate", Text, nullable=True),
     # Fixed when the shoe's first betting window closes.
     Column("client_seed", String(64), nullable=True),
     Column("digest", String(64), nullable=True),
@@ -331,7 +338,9 @@ staff_users = Table(
     Column("created_at", BigInteger, nullable=False),
     # Set when an admin disables the account: its sessions end and it cannot log in.
     Column("disabled_at", BigInteger, nullable=True),
-    CheckConstraint("role IN ('operator', 'auditor', 'admin')", name="ck_staff_users_role"),
+    CheckConstraint(
+        "role IN ('operator', 'auditor', 'admin', 'dealer')", name="ck_staff_users_role"
+    ),
 )
 
 staff_sessions = Table(
@@ -411,4 +420,50 @@ integrity_alerts = Table(
     Column("alpha", Float, nullable=False),
     Column("detail", Text, nullable=False),
     Index(None, "table_id", "raised_at"),
+)
+
+
+# Migration 0009: studio tables (a person deals from a card-reading shoe).
+
+studio_reads = Table(
+    "studio_reads",
+    metadata,
+    # Every card read from a studio shoe, in order (``seq``), and every read that did not
+    # count: an impossible card (it halts the table until a supervisor resolves it) and a
+    # misscan typed by hand, which counts once a supervisor confirms it.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("table_id", String(64), ForeignKey("game_tables.id"), nullable=False),
+    Column("shoe_id", String(32), ForeignKey("shoes.id"), nullable=False),
+    # The device's own id of the read: a retry sends it again and is answered the same.
+    Column("scan_id", String(64), nullable=False),
+    Column("card", String(3), nullable=False),
+    # burn, coup, burned (game before time), dummy; impossible, misscan (not counted yet).
+    Column("use", String(12), nullable=False),
+    Column("seq", Integer, nullable=True),
+    Column("position", String(16), nullable=True),
+    Column("round_id", Integer, ForeignKey("rounds.id"), nullable=True),
+    Column("at", BigInteger, nullable=False),
+    # device:<token id> or staff:<username>.
+    Column("read_by", String(80), nullable=False),
+    Column("reason", String(200), nullable=True),
+    # A supervisor's decision on an impossible read or a misscan, and when.
+    Column("resolved_by", String(80), nullable=True),
+    Column("resolution", String(16), nullable=True),
+    Column("resolved_at", BigInteger, nullable=True),
+    UniqueConstraint("table_id", "scan_id"),
+    Index(None, "shoe_id", "seq"),
+)
+
+device_tokens = Table(
+    "device_tokens",
+    metadata,
+    # A studio shoe's token: SHA-256 of it (never the token), the one table it may push
+    # cards to, and when it was revoked.
+    Column("id", String(32), primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("table_id", String(64), nullable=False),
+    Column("label", String(80), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("created_by", String(80), nullable=False),
+    Column("revoked_at", BigInteger, nullable=True),
 )

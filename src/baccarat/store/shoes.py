@@ -24,6 +24,7 @@ __all__ = [
     "ShoeRow",
     "add_player_seed",
     "end_shoe",
+    "end_studio_shoe",
     "fix_client_seed",
     "get_shoe",
     "last_ended_shoe",
@@ -33,6 +34,7 @@ __all__ = [
     "seal_open_shoes",
     "sealed_key_counts",
     "start_shoe",
+    "start_studio_shoe",
 ]
 
 
@@ -53,10 +55,18 @@ class ShoeRow:
     status: str
     started_at: int
     ended_at: int | None
+    #: ``fair`` (seeded by the server) or ``studio`` (a physical shoe: no seed).
+    kind: str = "fair"
+    #: A studio shoe's shuffle certificate (``baccarat.table.studio_shoe.Certificate``).
+    certificate: dict[str, Any] | None = None
 
     @property
     def ended(self) -> bool:
         return self.status == "ended"
+
+    @property
+    def studio(self) -> bool:
+        return self.kind == "studio"
 
     def fair(self) -> FairShoe:
         """The fair shoe (only once the client seed is fixed)."""
@@ -67,7 +77,18 @@ class ShoeRow:
         return FairShoe(self.server_seed, self.client_seed, self.id, self.decks)
 
     def public(self) -> dict[str, Any]:
-        """What anyone may see: the server seed and digest only after the end."""
+        """What anyone may see: the server seed and digest only after the end; a studio shoe
+        has neither, and shows its shuffle certificate instead of a commitment."""
+        if self.studio:
+            return {
+                "id": self.id,
+                "table_id": self.table_id,
+                "number": self.number,
+                "kind": "studio",
+                "decks": self.decks,
+                "certificate": self.certificate,
+                "status": self.status,
+            }
         data: dict[str, Any] = {
             "id": self.id,
             "table_id": self.table_id,
@@ -106,6 +127,8 @@ def _row(row: Any, vault: SeedVault | None = None) -> ShoeRow:
         status=row.status,
         started_at=row.started_at,
         ended_at=row.ended_at,
+        kind=row.kind,
+        certificate=None if row.certificate is None else json.loads(row.certificate),
     )
 
 
@@ -161,6 +184,55 @@ def start_shoe(
     shoe = get_shoe(connection, shoe_id, vault=vault)
     assert shoe is not None
     return shoe
+
+
+def start_studio_shoe(
+    connection: Connection,
+    *,
+    shoe_id: str,
+    table_id: str,
+    decks: int,
+    ruleset_toml: str,
+    certificate: dict[str, Any],
+    at: int,
+) -> ShoeRow:
+    """Store a new studio shoe: no seed and no commitment (there is no order to commit to),
+    its shuffle certificate instead; its cards are stored as they are read."""
+    number = (
+        connection.scalar(select(func.max(shoes.c.number)).where(shoes.c.table_id == table_id)) or 0
+    ) + 1
+    connection.execute(
+        shoes.insert().values(
+            id=shoe_id,
+            table_id=table_id,
+            number=number,
+            algorithm="studio",
+            decks=decks,
+            ruleset_toml=ruleset_toml,
+            commitment="",
+            server_seed="",
+            sealed_seed=None,
+            client_seed=None,
+            digest=None,
+            status="open",
+            started_at=at,
+            ended_at=None,
+            kind="studio",
+            certificate=json.dumps(certificate, sort_keys=True),
+        )
+    )
+    shoe = get_shoe(connection, shoe_id)
+    assert shoe is not None
+    return shoe
+
+
+def end_studio_shoe(connection: Connection, shoe_id: str, at: int) -> None:
+    """Mark a studio shoe ended: its record (every card read) is public from now on."""
+    connection.execute(
+        update(shoes)
+        .where(shoes.c.id == shoe_id, shoes.c.status == "open")
+        .values(status="ended", ended_at=at)
+    )
 
 
 def get_shoe(

@@ -9,7 +9,7 @@ live while not ended, not past its expiry and used within the idle timeout, and 
 member is not disabled; a disabled member's sessions are ended.
 
 >>> sorted(ROLES)
-['admin', 'auditor', 'operator']
+['admin', 'auditor', 'dealer', 'operator']
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ __all__ = [
 
 #: Every role: ``auditor`` reads, ``operator`` also acts on tables, rounds and players,
 #: ``admin`` also manages staff.
-ROLES = frozenset({"operator", "auditor", "admin"})
+ROLES = frozenset({"operator", "auditor", "admin", "dealer"})
 
 #: The staff sessions: ``staff_sessions`` rows, each a member of staff's.
 STAFF_SESSIONS = SessionRows(staff_sessions, "staff_id")

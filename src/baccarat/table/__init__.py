@@ -36,10 +36,10 @@ from baccarat.table.recovery import (
     recovery_action,
     undealt_action,
 )
-from baccarat.table.reveal import HandName, RevealedCard, reveal_order, turn_order
+from baccarat.table.reveal import HandName, RevealedCard, drawn_order, reveal_order, turn_order
 from baccarat.table.round import ACTIONS, Phase, Round, Slot, Transition, TransitionError
 from baccarat.table.settings import Dealing, TableSettings
-from baccarat.table.sources import CardSource, FairShoeSource, PushedSource
+from baccarat.table.sources import CardSource, FairShoeSource, PushedSource, StudioSource
 
 __all__ = [
     "ACTIONS",
@@ -67,6 +67,7 @@ __all__ = [
     "RoundSettled",
     "RoundVoided",
     "Slot",
+    "StudioSource",
     "TableSettings",
     "Transition",
     "TransitionError",
@@ -74,6 +75,7 @@ __all__ = [
     "add_bets",
     "check_bets",
     "doubled",
+    "drawn_order",
     "recovery_action",
     "reveal_order",
     "total_staked",

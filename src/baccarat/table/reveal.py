@@ -22,13 +22,14 @@ from dataclasses import dataclass
 from typing import Literal
 
 from baccarat.cards import Card
-from baccarat.coup import Coup, deal
+from baccarat.coup import Coup, deal, due_slot
 from baccarat.table.settings import Dealing
 
 __all__ = [
     "HandName",
     "RevealedCard",
     "RoundFace",
+    "drawn_order",
     "reveal_bits",
     "reveal_order",
     "round_face",
@@ -71,6 +72,26 @@ def reveal_order(coup: Coup) -> tuple[RevealedCard, ...]:
         RevealedCard(hand, position, index, card)
         for index, ((hand, position), card) in enumerate(zip(hands, coup.cards, strict=True))
     )
+
+
+def drawn_order(drawn: Sequence[Card]) -> tuple[RevealedCard, ...]:
+    """The cards of a coup drawn so far, each in its place: a studio shows each card as it is
+    dealt, before the coup is complete. For a complete coup it is ``reveal_order``.
+
+    >>> from baccarat.cards import parse_cards
+    >>> [str(c) for c in drawn_order(parse_cards("2h 3c 2d"))]
+    ['player 0 2h', 'banker 0 3c', 'player 1 2d']
+    >>> cards = parse_cards("4h 3c 2d 2s 7h")
+    >>> drawn_order(cards) == reveal_order(deal(cards))
+    True
+    """
+    placed: list[RevealedCard] = []
+    for index, card in enumerate(drawn):
+        slot = due_slot(drawn[:index])
+        if slot is None:
+            raise ValueError(f"card {index + 1} is after the coup is complete")
+        placed.append(RevealedCard(slot.hand, slot.position, index, card))
+    return tuple(placed)
 
 
 def squeeze_order(coup: Coup) -> tuple[RevealedCard, ...]:
@@ -119,8 +140,8 @@ class RoundFace:
 
 
 def round_face(cards: Sequence[Card] | None, revealed: int, *, settled: bool = False) -> RoundFace:
-    """The visible part of a round whose stored cards are ``cards``, ``revealed`` being its
-    ``reveal_bits``. A settled round shows everything: it is settled only after its result
+    """The visible part of a round whose stored cards are ``cards`` (a coup, or the part of
+    one drawn so far), ``revealed`` being its ``reveal_bits``. A settled round shows everything: it is settled only after its result
     was announced (and rounds stored before reveals were recorded are all settled).
 
     The dealer records the last card's bit only after announcing the result, so "all cards
@@ -135,11 +156,16 @@ def round_face(cards: Sequence[Card] | None, revealed: int, *, settled: bool = F
     'player'
     >>> round_face(cards, 0, settled=True).codes
     ['4h', '3c', '2d', '2s', '7h']
+    >>> round_face(cards[:3], 0b011).codes
+    ['4h', '3c']
     >>> round_face(None, 0)
     RoundFace(cards=(), coup=None)
     """
-    if cards is None:
+    if not cards:
         return RoundFace((), None)
+    if due_slot(cards) is not None:  # part of a coup: a studio turns each card as it comes
+        drawn = tuple(card for card in drawn_order(cards) if revealed >> card.index & 1)
+        return RoundFace(drawn, None)
     coup = deal(cards)
     order = reveal_order(coup)
     if settled:

@@ -62,7 +62,7 @@ from baccarat.table.events import (
     RoundSettled,
     RoundVoided,
 )
-from baccarat.table.reveal import RevealedCard, reveal_bits, reveal_order
+from baccarat.table.reveal import RevealedCard, drawn_order, reveal_bits, reveal_order
 
 __all__ = ["ACTIONS", "Phase", "Round", "Slot", "Transition", "TransitionError"]
 
@@ -93,7 +93,8 @@ ACTIONS: dict[str, frozenset[Phase]] = {
     "draw": frozenset({Phase.CLOSED}),
     "deal": frozenset({Phase.CLOSED}),
     "squeeze": frozenset({Phase.DEALT}),
-    "turn": frozenset({Phase.DEALT}),
+    # A studio turns each card as it is drawn, before the coup is complete.
+    "turn": frozenset({Phase.CLOSED, Phase.DEALT}),
     "settle": frozenset({Phase.DEALT}),
     "void": frozenset({Phase.OPEN, Phase.CLOSED, Phase.DEALT}),
 }
@@ -158,10 +159,11 @@ class Round:
         if not self.allows(action):
             raise TransitionError(f"round {self.id}: cannot {action} a {self.phase} round")
 
-    def close(self, now: int) -> Transition:
-        """Stop taking bets. Refused before the deadline: a round never closes early."""
+    def close(self, now: int, *, early: bool = False) -> Transition:
+        """Stop taking bets. Refused before the deadline unless ``early`` (a studio dealer's
+        call, where the table allows it)."""
         self._check("close")
-        if now < self.closes_at:
+        if now < self.closes_at and not early:
             raise TransitionError(f"round {self.id}: cannot close before its deadline")
         closed = replace(self, phase=Phase.CLOSED, closed_at=now)
         return Transition(closed, (BetsClosed(self.id, now),))
@@ -216,7 +218,7 @@ class Round:
 
     def _unturned(self, action: str, card: RevealedCard) -> None:
         self._check(action)
-        order = reveal_order(self.coup)
+        order = drawn_order(self.drawn)
         if card.index >= len(order) or order[card.index] != card:
             raise TransitionError(f"round {self.id}: {card} is not a card of this coup")
         if self.turned(card):
@@ -232,9 +234,8 @@ class Round:
         self._unturned("turn", card)
         turned = replace(self, revealed=self.revealed | reveal_bits([card]))
         events: tuple[RoundEvent, ...] = (CardTurned(self.id, card),)
-        coup = self.coup
-        if turned.revealed == reveal_bits(reveal_order(coup)):
-            events += (ResultShown(self.id, coup),)
+        if self.phase is Phase.DEALT and turned.revealed == reveal_bits(reveal_order(self.coup)):
+            events += (ResultShown(self.id, self.coup),)
         return Transition(turned, events)
 
     def settle(self, now: int) -> Transition:

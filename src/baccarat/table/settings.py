@@ -61,8 +61,12 @@ class TableSettings:
             raise ValueError(f"mode must be 'rng' or 'studio', not {self.mode!r}")
         if self.before_time not in ("void", "burn") or self.exposed not in ("void", "dummy"):
             raise ValueError("before_time is 'void' or 'burn'; exposed is 'void' or 'dummy'")
-        if self.stream_url is not None and not self.stream_url.startswith(("https://", "http://", "/")):
-            raise ValueError(f"stream_url must be an http(s) URL or a path, not {self.stream_url!r}")
+        if self.stream_url is not None and not self.stream_url.startswith(
+            ("https://", "http://", "/")
+        ):
+            raise ValueError(
+                f"stream_url must be an http(s) URL or a path, not {self.stream_url!r}"
+            )
 
     @property
     def studio(self) -> bool:

@@ -11,6 +11,8 @@ integrity monitor prices side bets on is the source's own tally of the cards it 
   its seeds; its cards are exactly those ``Shoe.deal_coup`` deals.
 - ``PushedSource``: cards pushed in from outside, as a card-reading shoe or a dealer reads
   them; ``take`` answers ``None`` until the next one arrives.
+- ``StudioSource``: a studio's physical shoe (``baccarat.table.studio_shoe``), whose reads
+  are judged and stored as they come, card by card; ``take`` never has one at hand.
 
 Adding a source is writing these four members; the round does the checking.
 
@@ -37,8 +39,9 @@ from typing import Protocol
 from baccarat.cards import Card
 from baccarat.coup import due_slot
 from baccarat.shoe import CardCounts, Shoe, ShoeError
+from baccarat.table.studio_shoe import StudioShoe
 
-__all__ = ["CardSource", "FairShoeSource", "PushedSource"]
+__all__ = ["CardSource", "FairShoeSource", "PushedSource", "StudioSource"]
 
 
 class CardSource(Protocol):
@@ -186,3 +189,32 @@ class PushedSource:
     def end(self) -> None:
         """The cut card came out, or the dealer ends the shoe: no new coup starts."""
         self._finished = True
+
+
+class StudioSource:
+    """A studio's physical shoe behind the ``CardSource`` protocol: its cards are not taken
+    but read (each judged and stored as it comes, ``baccarat.table.studio.judge``), so
+    ``take`` has none at hand; ``shoe`` is replaced with each read.
+
+    >>> from baccarat.table.studio_shoe import Certificate
+    >>> source = StudioSource(StudioShoe.new(Certificate("ani", 0, decks=1)))
+    >>> source.take(), source.left.total, source.finished
+    (None, 52, False)
+    """
+
+    def __init__(self, shoe: StudioShoe) -> None:
+        self.shoe = shoe
+
+    @property
+    def left(self) -> CardCounts:
+        return self.shoe.left
+
+    @property
+    def finished(self) -> bool:
+        return self.shoe.finished
+
+    def take(self) -> Card | None:
+        return None
+
+    def coup_done(self) -> None:
+        """Nothing: the read that completes a coup applies the last-coup rule when stored."""

@@ -35,6 +35,7 @@ from baccarat.server.routers import (
     rules,
     session,
     shoes,
+    studio,
     tables,
     tickets,
 )
@@ -67,4 +68,6 @@ ROUTERS: tuple[tuple[APIRouter, dict[int | str, dict[str, Any]]], ...] = (
     (admin_players.router, {}),
     (admin_records.router, {}),
     (admin_reports.router, {}),
+    # A studio table's shoe device, dealer console and supervisor (docs/studio.md).
+    (studio.router, {}),
 )
