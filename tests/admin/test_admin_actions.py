@@ -238,7 +238,7 @@ def test_the_command_creates_staff_and_refuses_bad_input_in_one_line(admin: Admi
     for args, error in [
         (
             ["someone", "--role", "king"],
-            "--role must be one of operator, auditor, admin, not 'king'",
+            "--role must be one of operator, auditor, admin, dealer, not 'king'",
         ),
         (["pit.boss", "--role", "auditor"], "the staff username 'pit.boss' is taken"),
     ]:

@@ -15,6 +15,7 @@ from studiotable_support import TABLE, Studio, running_studio
 from baccarat.cards import parse_cards
 from baccarat.coup import deal
 from baccarat.rulesets import load_ruleset
+from baccarat.server.events import MESSAGES
 from baccarat.settle import settle
 
 COUP = "4h 3c 2d 2s 7h"  # Player 6 stands, Banker 5 draws the 7: Player wins 6 to 2
@@ -32,6 +33,7 @@ def _feed_cards(feed: Any, count: int) -> list[str]:
     cards: list[str] = []
     while len(cards) < count:
         message = feed.receive_json()
+        MESSAGES.validate_python(message)  # every message is one the schema describes
         if message["type"] == "card":
             cards.append(message["card"])
     return cards

@@ -108,8 +108,8 @@ class Settings(BaseSettings):
     dealing: Dealing = Field(
         "face-up", description="face-up or face-down: the default for every table."
     )
-    studio_streams: Annotated[str, NoDecode] = Field(
-        "",
+    studio_streams: Annotated[str | None, NoDecode] = Field(
+        None,
         description="Video of studio tables, comma-separated TABLE=URL (an HLS playlist, "
         "http(s) or a path on this server), e.g. standard-studio=https://cdn.example/t1.m3u8.",
     )
@@ -117,8 +117,7 @@ class Settings(BaseSettings):
         ",".join(DEFAULT_TABLES),
         validate_default=True,
         description="Rule sets (names or TOML files), comma-separated: one table each; "
-        "add ':face-down' or ':face-up' to choose a table's dealing, ':studio' for a table "
-        "dealt by a person from a card-reading shoe (named RULESET-studio).",
+        "':face-down'/':face-up' choose its dealing, ':studio' a dealer's card-reading shoe.",
     )
     demo_credit: int = Field(
         1_000_000, ge=0, description="Credit of a new guest player, in minor units."
