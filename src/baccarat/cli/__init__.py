@@ -6,7 +6,21 @@ beyond that (the store, the server, the analysis arrays) it imports when it runs
 
 from __future__ import annotations
 
-from baccarat.cli import admin, audit, deal, fair, keys, ledger, odds, roads, rules, serve, simulate  # noqa: F401  (registers the commands)
+from baccarat.cli import (  # noqa: F401  (registers the commands)
+    admin,
+    audit,
+    deal,
+    fair,
+    keys,
+    ledger,
+    odds,
+    roads,
+    rules,
+    serve,
+    simulate,
+    studio,
+    studio_tokens,
+)
 from baccarat.cli.app import app
 
 __all__ = ["app", "main"]

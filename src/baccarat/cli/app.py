@@ -8,6 +8,8 @@ installed says so in one line and exits with 2:
 ('server', 'server', 'sim')
 >>> needed_extra("psycopg", "serve"), needed_extra("matplotlib.pyplot", "simulate")
 ('postgres', 'plot')
+>>> needed_extra("serial", "studio"), needed_extra("sqlalchemy", "studio")
+('device', 'server')
 >>> needed_extra("baccarat.nowhere", "deal") is None
 True
 """
@@ -52,6 +54,7 @@ EXTRAS: dict[str, frozenset[str]] = {
     "sim": frozenset({"numpy", "numba"}),
     "plot": frozenset({"matplotlib"}),
     "cluster": frozenset({"dask", "distributed"}),
+    "device": frozenset({"httpx", "serial"}),
 }
 #: The extra a command needs whole, which decides for a module that more than one extra brings.
 _COMMAND_EXTRA = {
