@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from studiotable_support import TABLE, Studio, running_studio
+from studiotable_support import BETTING_MS, TABLE, Studio, running_studio
 
 
 @pytest.fixture
@@ -210,3 +210,39 @@ def test_a_bad_read_is_a_422_and_changes_nothing(studio: Studio, body: dict[str,
     response = studio.call("POST", f"/api/studio/tables/{TABLE}/cards", studio.device, json=body)
     assert response.status_code == 422, response.text
     assert studio.console()["studio"]["reads"] == 2
+
+
+def test_a_dealer_change_is_audited_and_shown_and_a_pause_holds_the_next_round(
+    studio: Studio,
+) -> None:
+    with studio.client.websocket_connect(f"/ws/tables/{TABLE}") as feed:
+        taken = studio.dealer("POST", "dealer")
+        assert taken.status_code == 200, taken.text
+        notice = _notices(feed, "dealer_change")
+        assert notice["detail"] == "staff-dealer" and notice["studio"]["dealer"] == "staff-dealer"
+    # A supervisor takes the table over: the change names who was seated before.
+    assert studio.supervisor("dealer").status_code == 200
+    changes = [
+        json.loads(r["details"]) for r in studio.audit() if r["action"] == "studio_dealer_change"
+    ]
+    assert [(c["before"], c["after"]) for c in changes] == [
+        (None, "staff-dealer"),
+        ("staff-dealer", "staff-operator"),
+    ]
+    assert studio.console()["studio"]["dealer"] == "staff-operator"
+    round_id = studio.open_round()
+    paused = studio.dealer("POST", "pause", json={"reason": "dealer break"})
+    assert paused.status_code == 200, paused.text
+    studio.dealer("POST", "close")
+    studio.clock.settle()
+    for card in "4h 3c 2d 2s 7h".split():
+        studio.read_ok(card)
+    assert studio.wait_final(round_id)["phase"] == "settled"  # the round in play finishes
+    studio.clock.advance(BETTING_MS * 3)
+    assert studio.console()["round"]["id"] == round_id  # and no new one opens
+    assert "table_pause" in _actions(studio)
+    assert studio.dealer("POST", "resume", json={"reason": "back"}).status_code == 200
+    assert studio.open_round() > round_id
+    # An auditor runs no console.
+    auditor = studio.call("POST", f"/api/studio/tables/{TABLE}/dealer", studio.tokens["auditor"])
+    assert auditor.status_code == 403

@@ -45,6 +45,7 @@ __all__ = [
     "Reply",
     "Resolve",
     "Resume",
+    "SeatDealer",
     "StartShoe",
     "VoidRound",
     "Voided",
@@ -116,6 +117,15 @@ class Resolve:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatDealer:
+    """A dealer takes a studio table over (a dealer change), audited as ``actor``'s."""
+
+    dealer: str
+    actor: str
+    audit: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
 class VoidRound:
     """Void round ``round_id`` by its own rule (open, closed, dealt: mid-reveal included);
     every open stake goes back, audited as ``actor``'s with ``audit`` added."""
@@ -171,6 +181,7 @@ Command = (
     | StartShoe
     | Misscan
     | Resolve
+    | SeatDealer
 )
 
 
@@ -229,6 +240,7 @@ _COMMANDS: dict[str, type[Command]] = {
         StartShoe,
         Misscan,
         Resolve,
+        SeatDealer,
     )
 }
 _REPLIES: dict[str, type[Reply]] = {cls.__name__: cls for cls in (Done, Voided, Refused, Placed)}

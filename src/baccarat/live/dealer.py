@@ -54,6 +54,7 @@ from baccarat.live.commands import (
     Reply,
     Resolve,
     Resume,
+    SeatDealer,
     StartShoe,
     Voided,
     VoidRound,
@@ -201,7 +202,7 @@ class Dealer:
             case ChangeDealer():
                 self.hand_over.set()
                 return Done()
-            case ReadCard() | StartShoe() | Misscan() | Resolve():
+            case ReadCard() | StartShoe() | Misscan() | Resolve() | SeatDealer():
                 return await self._studio(command)
             case CloseBets() if self.desk is not None:
                 row = self.table.round
@@ -224,7 +225,9 @@ class Dealer:
                     RefusalCode.INVALID_REQUEST, "this table's dealer paces its own rounds"
                 )
 
-    async def _studio(self, command: ReadCard | StartShoe | Misscan | Resolve) -> Reply:
+    async def _studio(
+        self, command: ReadCard | StartShoe | Misscan | Resolve | SeatDealer
+    ) -> Reply:
         desk = self.desk
         if desk is None:
             return Refused(RefusalCode.NOT_A_STUDIO, f"table {self.table_id} is not a studio's")
@@ -238,6 +241,8 @@ class Dealer:
                 return await desk.misscan(command)
             case Resolve():
                 return await desk.resolve(command, before_time=before_time)
+            case SeatDealer():
+                return await desk.seat(command)
 
     # -- the dealer's loop -------------------------------------------------------------
 
@@ -294,7 +299,7 @@ class Dealer:
         """Whether a new round may open: wait while operators pause or close the table (the
         round in play has finished by now); ``False`` if the table is handed over."""
         while self.status != "open" and not self.hand_over.is_set():
-            await self._wait(None)  # until a command: nothing is polled
+            await self._idle()  # until a command: nothing is polled
         return not self.hand_over.is_set()
 
     def _voided_in_play(self, round_id: int) -> bool:

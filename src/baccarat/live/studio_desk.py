@@ -26,6 +26,7 @@ from baccarat.live.commands import (
     Refused,
     Reply,
     Resolve,
+    SeatDealer,
     StartShoe,
 )
 from baccarat.live.events import StudioShown
@@ -46,6 +47,8 @@ from baccarat.store.studio import (
     find_scan,
     pending_reads,
     resolve_pending,
+    seat_dealer,
+    seated_dealer,
 )
 from baccarat.table import StudioSource, drawn_order
 from baccarat.table.studio import BeforeTime, GameBeforeTime, Impossible, Repeat, Take, due, judge
@@ -79,12 +82,15 @@ class StudioDesk:
         self.write = write
         #: Reads waiting for a supervisor (an impossible card halts; a misscan holds).
         self.pending: list[PendingRead] = []
+        #: The dealer seated at the table (a staff username), once one has taken it.
+        self.dealer: str | None = None
         table.studio_view = self.view
 
     async def load(self) -> None:
         """Take up the reads waiting for a supervisor, as stored (after a restart)."""
         table_id = self.table.id
         self.pending = await self.shoes.store.read(lambda c: pending_reads(c, table_id))
+        self.dealer = await self.shoes.store.read(lambda c: seated_dealer(c, table_id))
         self.show()
 
     # -- what the table waits for ---------------------------------------------------------
@@ -134,12 +140,30 @@ class StudioDesk:
             "cut_card_out": False if shoe is None else shoe.cut_card_out,
             "last_coup": False if shoe is None else shoe.last_coup_due,
             "reads": 0 if shoe is None else len(shoe.reads),
+            "dealer": self.dealer,
         }
 
     def show(self, notice: str | None = None, detail: str | None = None) -> None:
         """Publish the desk's state, with a notice for the players when something happened
         (never a card: a card is shown only when it counts, by its turn)."""
         self.table.subscribers.publish(StudioShown(self.table.id, notice, detail))
+
+    # -- the dealer ---------------------------------------------------------------------
+
+    async def seat(self, command: SeatDealer) -> Reply:
+        """A dealer takes the table (a dealer change), audited with who was seated before."""
+        table_id = self.table.id
+
+        def run(c: Connection) -> None:
+            at = db_now(c)
+            before = seat_dealer(c, table_id, command.dealer, at)
+            details = {"table": table_id, "before": before, "after": command.dealer}
+            append_audit(c, at, command.actor, "studio_dealer_change", {**command.audit, **details})
+
+        await self.write(run)
+        self.dealer = command.dealer
+        self.show("dealer_change", command.dealer)
+        return Done()
 
     # -- a new shoe ----------------------------------------------------------------------
 

@@ -57,6 +57,7 @@ __all__ = [
     "shoes",
     "staff_sessions",
     "staff_users",
+    "studio_desks",
     "studio_reads",
     "table_controls",
     "table_leases",
@@ -452,6 +453,15 @@ studio_reads = Table(
     Column("resolved_at", BigInteger, nullable=True),
     UniqueConstraint("table_id", "scan_id"),
     Index(None, "shoe_id", "seq"),
+)
+
+studio_desks = Table(
+    "studio_desks",
+    metadata,
+    # The dealer seated at a studio table now (their staff username), since when.
+    Column("table_id", String(64), primary_key=True),
+    Column("dealer", String(40), nullable=False),
+    Column("since", BigInteger, nullable=False),
 )
 
 device_tokens = Table(

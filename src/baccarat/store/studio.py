@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, delete, select, update
 
 from baccarat.cards import Card
 from baccarat.coup import due_slot
 from baccarat.shoe import LastCoupRule
-from baccarat.store.schema import studio_reads
+from baccarat.store.schema import studio_desks, studio_reads
 from baccarat.store.shoes import ShoeRow
 from baccarat.table.studio_shoe import Certificate, Read, StudioShoe, Use
 
@@ -29,6 +29,8 @@ __all__ = [
     "find_scan",
     "pending_reads",
     "resolve_pending",
+    "seat_dealer",
+    "seated_dealer",
     "shoe_reads",
     "studio_shoe",
 ]
@@ -211,3 +213,18 @@ def resolve_pending(
         .values(resolved_by=by, resolution=resolution, resolved_at=at)
     )
     return result.rowcount == 1
+
+
+def seated_dealer(connection: Connection, table_id: str) -> str | None:
+    """The dealer seated at the studio table, if one is."""
+    return connection.scalar(
+        select(studio_desks.c.dealer).where(studio_desks.c.table_id == table_id)
+    )
+
+
+def seat_dealer(connection: Connection, table_id: str, dealer: str, at: int) -> str | None:
+    """Seat ``dealer`` at the table; the dealer who was seated before, if any."""
+    before = seated_dealer(connection, table_id)
+    connection.execute(delete(studio_desks).where(studio_desks.c.table_id == table_id))
+    connection.execute(studio_desks.insert().values(table_id=table_id, dealer=dealer, since=at))
+    return before

@@ -21,6 +21,7 @@ from baccarat.live.commands import (
     ReadCard,
     Refused,
     Resolve,
+    SeatDealer,
     StartShoe,
     Voided,
     VoidRound,
@@ -29,6 +30,7 @@ from baccarat.refusals import Refusal, RefusalCode
 from baccarat.server.clock import Clock
 from baccarat.server.service import Service
 from baccarat.store.device_tokens import DeviceToken, device_of
+from baccarat.store.staff import StaffSession
 from baccarat.store.studio import pending_reads
 from baccarat.table import TableSettings
 
@@ -43,6 +45,8 @@ class Caller:
     role: str
     #: A device's one table (``None``: a member of staff).
     device_table: str | None = None
+    #: A member of staff's session (``None``: a device).
+    session: StaffSession | None = None
 
 
 class StudioDesks:
@@ -122,6 +126,13 @@ class StudioDesks:
         if isinstance(reply, Refusal):
             return reply
         return await self.console(table_id)
+
+    async def seat(self, caller: Caller, table_id: str) -> Any:
+        """The caller, a dealer, takes the table (a dealer change)."""
+        assert caller.session is not None
+        command = SeatDealer(caller.session.username, caller.actor, {"role": caller.role})
+        reply = await self._ask(table_id, command)
+        return await self.console(table_id) if isinstance(reply, Done) else reply
 
     async def misdeal(self, caller: Caller, table_id: str, reason: str) -> Any:
         """Cards exposed: the round in play is voided, every stake back (audited)."""

@@ -99,7 +99,7 @@ class _Who:
             allowed = ", ".join(sorted(self.roles))
             message = f"the role {session.role!r} may not do this (allowed: {allowed})"
             raise refused(Refusal(RefusalCode.ROLE_FORBIDDEN, message))
-        return Caller(f"staff:{session.username}", session.role)
+        return Caller(f"staff:{session.username}", session.role, session=session)
 
 
 Reader = Annotated[Caller, Depends(_Who(DEALING, devices=True))]
@@ -167,6 +167,43 @@ async def misdeal(
 ) -> dict[str, Any]:
     """Cards exposed: the round in play is voided and every stake goes back (audited)."""
     result: dict[str, Any] = answer(await desks.misdeal(caller, table_id, body.reason))
+    return result
+
+
+@router.post("/api/studio/tables/{table_id}/dealer", responses=_ERRORS)
+async def take_table(table_id: TableId, caller: Dealer, desks: StudioDesksDep) -> dict[str, Any]:
+    """The caller takes the table (a dealer change): seated from now, audited with who was."""
+    result: dict[str, Any] = answer(await desks.seat(caller, table_id))
+    return result
+
+
+@router.post("/api/studio/tables/{table_id}/pause", responses=_ERRORS)
+async def pause(
+    table_id: TableId, body: ReasonOnly, caller: Dealer, desks: StudioDesksDep, request: Request
+) -> dict[str, Any]:
+    """No new round opens (the round in play finishes): stored and audited, as an operator's
+    pause in the back office."""
+    return await _status(table_id, "paused", body.reason, caller, desks, request)
+
+
+@router.post("/api/studio/tables/{table_id}/resume", responses=_ERRORS)
+async def resume(
+    table_id: TableId, body: ReasonOnly, caller: Dealer, desks: StudioDesksDep, request: Request
+) -> dict[str, Any]:
+    """Rounds open again."""
+    return await _status(table_id, "open", body.reason, caller, desks, request)
+
+
+async def _status(
+    table_id: str, status: str, reason: str, caller: Caller, desks: StudioDesks, request: Request
+) -> dict[str, Any]:
+    found = desks.studio_table(table_id)
+    if isinstance(found, Refusal):
+        raise refused(found)
+    assert caller.session is not None
+    tables = request.app.state.desks.tables
+    answer(await tables.set_status(caller.session, table_id, status, reason))
+    result: dict[str, Any] = answer(await desks.console(table_id))
     return result
 
 

@@ -1,5 +1,5 @@
 """Studio tables: shoes of a kind (fair or studio) with a shuffle certificate, every card read
-from a studio shoe, device tokens, and the dealer role.
+from a studio shoe, the dealer seated at each studio table, device tokens, and the dealer role.
 
 Revision ID: 0009
 Revises: 0008
@@ -48,6 +48,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_studio_reads_shoe_id_seq", "studio_reads", ["shoe_id", "seq"])
     op.create_table(
+        "studio_desks",
+        sa.Column("table_id", sa.String(64), primary_key=True),
+        sa.Column("dealer", sa.String(40), nullable=False),
+        sa.Column("since", sa.BigInteger(), nullable=False),
+    )
+    op.create_table(
         "device_tokens",
         sa.Column("id", sa.String(32), primary_key=True),
         sa.Column("token_hash", sa.String(64), nullable=False),
@@ -62,6 +68,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("device_tokens")
+    op.drop_table("studio_desks")
     op.drop_table("studio_reads")
     with op.batch_alter_table("staff_users") as batch:
         batch.drop_constraint("ck_staff_users_role", type_="check")
