@@ -21,7 +21,7 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 # The browser table's ES modules, linted and type-checked as JavaScript (biome.json, jsconfig.json).
 WEB_JS := src/baccarat/web/static/js
 
-.PHONY: install serve test lint typecheck pytest debs format bench clean
+.PHONY: install serve test lint typecheck pytest debs format bench clean vendor
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,13 +47,15 @@ serve: $(SERVE_STAMP)
 	$(BIN)/baccarat serve $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
 
 # The browser tests drive Debian's Chromium; the cluster tests run two nodes behind Debian's
-# nginx with the shipped configuration (deploy/nginx). Both are installed where missing and we
-# are root, in one apt run (two at once would fight over dpkg's lock), and nginx is not left
-# running as a service. Elsewhere those tests skip (unless BACCARAT_REQUIRE_SERVICES=1).
+# nginx with the shipped configuration (deploy/nginx); the studio video's tests make their HLS
+# stream with ffmpeg. All are installed where missing and we are root, in one apt run (two at
+# once would fight over dpkg's lock), and nginx is not left running as a service. Elsewhere
+# those tests skip (unless BACCARAT_REQUIRE_SERVICES=1).
 debs:
 	@missing=""; \
 	[ -x $(CHROMIUM) ] || missing="$$missing chromium"; \
 	[ -x $(NGINX) ] || missing="$$missing nginx-light"; \
+	command -v ffmpeg >/dev/null || missing="$$missing ffmpeg"; \
 	if [ -n "$$missing" ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "Installing Debian's$$missing for the tests"; \
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
@@ -80,6 +82,15 @@ pytest: $(TEST_STAMP) $(NODE_STAMP) debs
 # first, once.
 test: $(TEST_STAMP) $(NODE_STAMP)
 	$(MAKE) --no-print-directory -j3 lint typecheck pytest
+
+# hls.js (a studio table's video where the browser has no HLS of its own) is served from the
+# package, so `make serve` needs no npm: after changing its version in package.json (exact, then
+# `npm install`), copy the pinned build and its licence here and commit them. test_web_video
+# checks the copy is byte for byte node_modules' own.
+VENDOR := src/baccarat/web/static/vendor
+vendor: $(NODE_STAMP)
+	cp node_modules/hls.js/dist/hls.min.mjs $(VENDOR)/hls.min.mjs
+	cp node_modules/hls.js/LICENSE $(VENDOR)/hls.js.LICENSE
 
 format: $(TEST_STAMP) $(NODE_STAMP)
 	$(BIN)/ruff format src tests bench

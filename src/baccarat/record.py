@@ -32,7 +32,7 @@ from baccarat.fair import ALGORITHM, FairShoe
 from baccarat.rulesets import BUILTIN_RULESETS, RuleSet, load_ruleset
 from baccarat.shoe import ShoeProcedure
 
-__all__ = ["RECORD_FORMAT", "RecordError", "WagerEntry", "build_record"]
+__all__ = ["RECORD_FORMAT", "RecordError", "WagerEntry", "build_record", "ruleset_entry"]
 
 RECORD_FORMAT = "baccarat-shoe-record/1"
 
@@ -115,7 +115,7 @@ def build_record(
         "algorithm": ALGORITHM,
         "shoe_id": fair.shoe_id,
         "decks": fair.decks,
-        "ruleset": _ruleset_entry(ruleset),
+        "ruleset": ruleset_entry(ruleset),
         "procedure": {
             "burn": proc.burn,
             "cut_card_from_end": proc.cut_card_from_end,
@@ -148,8 +148,9 @@ def build_record(
     return record
 
 
-def _ruleset_entry(ruleset: RuleSet) -> dict[str, str]:
-    # A built-in set is named; any other (or a built-in name redefined) travels as TOML.
+def ruleset_entry(ruleset: RuleSet) -> dict[str, str]:
+    """A record's rule set: a built-in one by name; any other (or a built-in name redefined)
+    as TOML too."""
     if ruleset.name in BUILTIN_RULESETS and load_ruleset(ruleset.name) == ruleset:
         return {"name": ruleset.name}
     return {"name": ruleset.name, "toml": ruleset.to_toml()}

@@ -235,7 +235,7 @@ def test_a_dealer_change_is_audited_and_shown_and_a_pause_holds_the_next_round(
     assert paused.status_code == 200, paused.text
     studio.dealer("POST", "close")
     studio.clock.settle()
-    for card in "4h 3c 2d 2s 7h".split():
+    for card in ["4h", "3c", "2d", "2s", "7h"]:
         studio.read_ok(card)
     assert studio.wait_final(round_id)["phase"] == "settled"  # the round in play finishes
     studio.clock.advance(BETTING_MS * 3)

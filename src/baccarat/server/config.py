@@ -44,6 +44,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
+from baccarat.server.hygiene import stream_source
 from baccarat.server.metrics import parse_bind
 from baccarat.server.ratelimit import RATES, RateLimitSettings
 from baccarat.server.table_specs import DEFAULT_TABLES, tables_from
@@ -284,6 +285,7 @@ class Settings(BaseSettings):
             table_id, equals, url = entry.strip().partition("=")
             if not equals or not table_id.strip() or not url.strip():
                 raise ValueError(f"--studio-streams wants TABLE=URL, not {entry.strip()!r}")
+            stream_source(url.strip())  # one the page's policy can name (hygiene.page_csp)
             streams[table_id.strip()] = url.strip()
         return tables_from(
             specs,

@@ -6,7 +6,10 @@
 - Every HTTP response gets a Content Security Policy that allows no inline script or style
   (the page is ES modules and CSS files), ``X-Content-Type-Options: nosniff``,
   ``Referrer-Policy: no-referrer`` and framing refused (``frame-ancestors 'none'``,
-  ``X-Frame-Options: DENY``).
+  ``X-Frame-Options: DENY``). Where studio tables have a video (``--studio-streams``), the
+  policy lets the page play it and nothing more (``page_csp``): the streams' origins for media
+  and for fetching (hls.js fetches the playlist and segments, then plays them through a
+  MediaSource, a ``blob:`` URL); a stream on this server is ``'self'``.
 - The API documentation pages (``/docs``, ``/redoc``) load Swagger UI or ReDoc from this
   server (``/static-offline-docs``, the fastapi-offline package's files: no CDN) and start it
   with an inline script. They get a policy of their own that allows exactly the inline scripts
@@ -46,6 +49,7 @@ import contextlib
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from urllib.parse import urlsplit, urlunsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -53,14 +57,75 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from baccarat.refusals import RefusalCode
 from baccarat.server.errors import REFUSAL_STATUS, error_body
 
-__all__ = ["CSP", "DOCS_PATHS", "PRIVATE_PREFIXES", "Hygiene", "docs_csp", "relative_location"]
+__all__ = [
+    "CSP",
+    "DOCS_PATHS",
+    "PRIVATE_PREFIXES",
+    "Hygiene",
+    "docs_csp",
+    "page_csp",
+    "relative_location",
+    "stream_source",
+]
 
-#: The policy of the page, the API and every file the server sends.
-CSP = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ws: wss:; "
-    "img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; "
-    "object-src 'none'"
-)
+_DIRECTIVES = {
+    "default-src": "'self'",
+    "script-src": "'self'",
+    "style-src": "'self'",
+    "connect-src": "'self' ws: wss:",
+    "img-src": "'self' data:",
+    "frame-ancestors": "'none'",
+    "base-uri": "'none'",
+    "form-action": "'self'",
+    "object-src": "'none'",
+}
+#: A stream's host and port, as a CSP source may hold them (no space, quote, comma or ';').
+_HOST_PORT = re.compile(r"(?:[a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::[0-9]{1,5})?")
+
+
+def stream_source(url: str) -> str | None:
+    """The CSP source of a video stream's origin; None for a path on this server (``'self'``).
+
+    >>> stream_source("https://CDN.example:8443/live/t1.m3u8"), stream_source("/video/t1.m3u8")
+    ('https://cdn.example:8443', None)
+    >>> stream_source("//cdn.example/t1.m3u8")  # the page's own scheme
+    'cdn.example'
+    >>> stream_source("https://cdn.example;script-src *")
+    Traceback (most recent call last):
+    ...
+    ValueError: a video stream's address is an http(s) URL or a path, not 'https://cdn.example;script-src *'
+    """
+    parts = urlsplit(url)
+    if not parts.scheme and not parts.netloc and url.startswith("/"):
+        return None
+    host = parts.netloc.rpartition("@")[2].lower()
+    if parts.scheme not in ("http", "https", "") or not _HOST_PORT.fullmatch(host):
+        raise ValueError(f"a video stream's address is an http(s) URL or a path, not {url!r}")
+    return f"{parts.scheme}://{host}" if parts.scheme else host
+
+
+def page_csp(streams: Iterable[str] = ()) -> str:
+    """The policy of the page, the API and every file the server sends: with the studio tables'
+    video streams (``streams``, their URLs), media and fetches from their origins too, and
+    media from ``blob:`` (hls.js's MediaSource).
+
+    >>> page_csp() == CSP, "media-src" in CSP
+    (True, False)
+    >>> policy = page_csp(["https://cdn.example/t1.m3u8", "/video/t2.m3u8"])
+    >>> [d for d in policy.split("; ") if d.startswith(("connect-src", "media-src"))]
+    ["connect-src 'self' ws: wss: https://cdn.example", "media-src 'self' blob: https://cdn.example"]
+    """
+    directives = dict(_DIRECTIVES)
+    urls = list(streams)
+    if urls:
+        origins = sorted({s for s in map(stream_source, urls) if s is not None})
+        directives["connect-src"] = " ".join([directives["connect-src"], *origins])
+        directives["media-src"] = " ".join(["'self'", "blob:", *origins])
+    return "; ".join(f"{name} {value}" for name, value in directives.items())
+
+
+#: The policy of the page, the API and every file the server sends (no studio video).
+CSP = page_csp()
 
 #: FastAPI's documentation pages, which need their own inline scripts.
 DOCS_PATHS = ("/docs", "/redoc", "/docs/oauth2-redirect")
@@ -119,9 +184,13 @@ class _TooLargeError(Exception):
 class Hygiene:
     """The middleware (``app.add_middleware(Hygiene, max_body_bytes=...)``)."""
 
-    def __init__(self, app: ASGIApp, max_body_bytes: int = 65_536) -> None:
+    def __init__(
+        self, app: ASGIApp, max_body_bytes: int = 65_536, streams: Iterable[str] = ()
+    ) -> None:
         self.app = app
         self.max_body_bytes = max_body_bytes
+        #: The page's policy, with the studio tables' video streams (``page_csp``).
+        self.csp = page_csp(streams).encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -187,7 +256,7 @@ class Hygiene:
         ]
         out += [(name, value) for name, value in _COMMON if name not in names]
         if not docs and b"content-security-policy" not in names:
-            out.append((b"content-security-policy", CSP.encode()))
+            out.append((b"content-security-policy", self.csp))
         if private:
             out.append((b"cache-control", b"no-store"))
         return out
@@ -201,7 +270,7 @@ class Hygiene:
             (b"content-length", str(len(body)).encode()),
             (b"connection", b"close"),
             (b"cache-control", b"no-store"),
-            (b"content-security-policy", CSP.encode()),
+            (b"content-security-policy", self.csp),
             *_COMMON,
         ]
         await send(

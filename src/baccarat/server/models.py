@@ -292,15 +292,23 @@ class ShoeView(_Model):
     id: str
     table_id: str
     number: int
-    algorithm: str
+    kind: Literal["fair", "studio"] = Field(
+        "fair", description="fair: the server's seeded shoe; studio: a physical shoe, as read."
+    )
+    algorithm: str = "studio"
     decks: int
-    commitment: str
-    client_seed: str | None
+    commitment: str | None = Field(None, description="A fair shoe's commitment.")
+    client_seed: str | None = None
     status: Literal["open", "ended"]
     server_seed: str | None = None
     digest: str | None = None
+    certificate: dict[str, Any] | None = Field(
+        None, description="A studio shoe's shuffle certificate."
+    )
     record: dict[str, Any] | None = Field(
-        default=None, description="The shoe record (docs/shoe-record.md), once the shoe ended."
+        default=None,
+        description="The shoe record (docs/shoe-record.md; a studio shoe's, docs/studio.md), "
+        "once the shoe ended.",
     )
 
 

@@ -32,7 +32,9 @@ class Protections:
         app.state.guard = self.guard
         # An empty token (``BACCARAT_METRICS_TOKEN=``) opens nothing.
         app.state.metrics_token = config.metrics_token or None
-        app.add_middleware(Hygiene, max_body_bytes=config.max_body_bytes)
+        # The page's policy lets it play the studio tables' video (and no other media).
+        streams = [table.stream_url for table in config.tables if table.stream_url]
+        app.add_middleware(Hygiene, max_body_bytes=config.max_body_bytes, streams=streams)
         if config.host_names is not None:  # around the hygiene and the bets: answered first
             app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.host_names))
 

@@ -6,6 +6,10 @@ pseudonym (``baccarat.store.pseudonyms``). A coup enters the record
 once its round is settled, which is after its result was announced (``RoundRow.face``), so
 even the record of a shoe in play never shows the current round's cards. A coup voided after
 its cards were drawn enters it, marked ``voided``, only once the shoe has ended.
+
+A studio shoe's record (``baccarat-studio-record/1``, ``docs/studio.md``) holds its shuffle
+certificate and every card read instead of seeds: it is published only once the shoe has
+ended (before, its reads would show cards of the round in play).
 """
 
 from __future__ import annotations
@@ -16,19 +20,23 @@ from typing import Any
 from sqlalchemy import Connection, func, select
 
 from baccarat.coup import Coup
-from baccarat.record import WagerEntry, build_record
+from baccarat.record import WagerEntry, build_record, ruleset_entry
 from baccarat.rulesets import parse_ruleset
 from baccarat.store.pseudonyms import pseudonym, record_key
 from baccarat.store.rounds import RoundRow, shoe_rounds
 from baccarat.store.schema import bet_outcomes, bets, rounds
 from baccarat.store.shoes import ShoeRow
+from baccarat.store.studio import set_aside, shoe_reads
 from baccarat.table import Phase
+from baccarat.verify_studio import STUDIO_FORMAT
 
 __all__ = ["shoe_record"]
 
 
 def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
     """The record of ``shoe``: revealed (server seed included) only if the shoe has ended."""
+    if shoe.studio:
+        return _studio_record(connection, shoe)
     # A coup voided after it was dealt took its cards from the shoe: once the shoe has ended
     # (and every card may be shown) it stays in the record, marked, so the order lines up.
     played = [
@@ -36,6 +44,20 @@ def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
         for row in shoe_rounds(connection, shoe.id)
         if (coup := _recorded_coup(row, revealed=shoe.ended)) is not None
     ]
+    wagers = _wagers(connection, shoe)
+    return build_record(
+        shoe.fair(),
+        parse_ruleset(shoe.ruleset_toml),
+        [coup for _, coup in played],
+        wagers=[wagers.get(row.id, []) for row, _ in played],
+        revealed=shoe.ended,
+        voided=[row.phase is Phase.VOIDED for row, _ in played],
+    )
+
+
+def _wagers(connection: Connection, shoe: ShoeRow) -> dict[int, list[WagerEntry]]:
+    """Every settled wager of the shoe by round: a player's whole stake on one bet, under the
+    player's per-shoe pseudonym."""
     query = (
         select(
             bets.c.round_id,
@@ -71,14 +93,62 @@ def shoe_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
         )
     for entries in wagers.values():
         entries.sort(key=lambda wager: (wager.player, wager.bet))  # no order of player ids
-    return build_record(
-        shoe.fair(),
-        parse_ruleset(shoe.ruleset_toml),
-        [coup for _, coup in played],
-        wagers=[wagers.get(row.id, []) for row, _ in played],
-        revealed=shoe.ended,
-        voided=[row.phase is Phase.VOIDED for row, _ in played],
-    )
+    return wagers
+
+
+def _studio_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
+    """A studio shoe's record: its certificate, every card read, what was set aside, and each
+    round that drew cards (a settled one with its wagers, a voided one marked)."""
+    if not shoe.ended:
+        raise ValueError(f"shoe {shoe.id}: a studio shoe's record is published once it ended")
+    numbers = {row.id: row for row in shoe_rounds(connection, shoe.id)}
+    wagers = _wagers(connection, shoe)
+    reads = []
+    for read in shoe_reads(connection, shoe.id):
+        row = numbers.get(read.round_id) if read.round_id is not None else None
+        reads.append(
+            {
+                "seq": read.seq,
+                "scan_id": read.scan_id,
+                "card": read.card.code,
+                "at": read.at,
+                "use": read.use.value,
+                "position": read.position,
+                "by": read.by,
+                "round": None if row is None else row.number,
+            }
+        )
+    coups = []
+    for row in numbers.values():
+        if not row.state.drawn or not row.phase.final:
+            continue
+        entry: dict[str, Any] = {"round": row.number, "cards": [c.code for c in row.state.drawn]}
+        if row.cards is not None:
+            coup = row.state.coup
+            entry |= {
+                "player_total": coup.player_total,
+                "banker_total": coup.banker_total,
+                "winner": coup.winner.value,
+            }
+        if row.phase is Phase.VOIDED:
+            entry["voided"] = True
+        entry["wagers"] = [wager.to_json() for wager in wagers.get(row.id, [])]
+        coups.append(entry)
+    ruleset = parse_ruleset(shoe.ruleset_toml)
+    return {
+        "format": STUDIO_FORMAT,
+        "shoe_id": shoe.id,
+        "table_id": shoe.table_id,
+        "number": shoe.number,
+        "decks": shoe.decks,
+        "ruleset": ruleset_entry(ruleset),
+        "certificate": shoe.certificate,
+        "reads": reads,
+        "set_aside": set_aside(connection, shoe.id),
+        "coups": coups,
+        "started_at": shoe.started_at,
+        "ended_at": shoe.ended_at,
+    }
 
 
 def _recorded_coup(row: RoundRow, *, revealed: bool) -> Coup | None:

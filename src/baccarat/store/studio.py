@@ -31,6 +31,7 @@ __all__ = [
     "resolve_pending",
     "seat_dealer",
     "seated_dealer",
+    "set_aside",
     "shoe_reads",
     "studio_shoe",
 ]
@@ -228,3 +229,26 @@ def seat_dealer(connection: Connection, table_id: str, dealer: str, at: int) -> 
     connection.execute(delete(studio_desks).where(studio_desks.c.table_id == table_id))
     connection.execute(studio_desks.insert().values(table_id=table_id, dealer=dealer, since=at))
     return before
+
+
+def set_aside(connection: Connection, shoe_id: str) -> list[dict[str, Any]]:
+    """The shoe's reads that never counted, as its record lists them: impossible cards and
+    misscans, with the supervisor's decision."""
+    query = (
+        select(studio_reads)
+        .where(studio_reads.c.shoe_id == shoe_id, studio_reads.c.seq.is_(None))
+        .order_by(studio_reads.c.id)
+    )
+    return [
+        {
+            "kind": row.use,
+            "scan_id": row.scan_id,
+            "card": row.card,
+            "reason": row.reason,
+            "at": row.at,
+            "by": row.read_by,
+            "resolved_by": row.resolved_by,
+            "resolution": row.resolution,
+        }
+        for row in connection.execute(query)
+    ]

@@ -77,12 +77,14 @@ async def send_seed(
         shoe = get_shoe(c, shoe_id)
         if shoe is None:
             return None
+        if shoe.studio:  # a physical shoe: its order is the shuffle's, no seed makes it
+            return False
         return add_player_seed(c, shoe_id, player, body.seed, db_now(c))
 
     result = await service.runner.write(run)
     if result is None:
         raise refused(_no_shoe(shoe_id))
     if result is False:
-        message = "this shoe's client seed is already fixed"
+        message = "this shoe's client seed is already fixed (or it is a studio shoe: no seeds)"
         raise refused(Refusal(RefusalCode.CLIENT_SEED_FIXED, message))
     return SeedResponse(shoe_id=shoe_id, seed=body.seed)

@@ -148,6 +148,17 @@ export function settings(table) {
 }
 
 /**
+ * The video of a studio table (its HLS playlist: an http(s) URL or a path on this server), or
+ * null at a table the server deals and at a studio table without a stream.
+ * @param {Partial<Table>} table
+ * @returns {string | null}
+ */
+export function videoStream(table) {
+  const { mode, stream_url: url } = settings(table);
+  return mode === "studio" && typeof url === "string" && url !== "" ? url : null;
+}
+
+/**
  * "face-up" or "face-down".
  * @param {Table} table
  * @returns {"face-up" | "face-down"}

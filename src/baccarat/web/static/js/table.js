@@ -140,6 +140,43 @@ export function mountTable(main, id) {
   );
   main.replaceChildren(view);
 
+  // ---- a studio table's video ----
+
+  // Beside the cards, at a studio table with a stream only: its module (and hls.js, where the
+  // browser has no HLS of its own) is fetched the first time one is shown.
+  /** @type {ReturnType<typeof import("./video.js").tableVideo> | null} */
+  let video = null;
+  /** @type {string | null} */
+  let wantedStream = null;
+  let videoLoading = false;
+
+  /** @param {string | null} stream  the table's video, or null */
+  function showVideo(stream) {
+    wantedStream = stream;
+    if (video) {
+      video.show(stream);
+      view.classList.toggle("has-video", stream !== null);
+      return;
+    }
+    if (stream === null || videoLoading) return;
+    videoLoading = true;
+    import("./video.js").then(
+      ({ tableVideo }) => {
+        videoLoading = false;
+        // The table was left meanwhile (destroy clears the stream), or the stream went.
+        if (wantedStream === null) return;
+        video = tableVideo();
+        // After the felt: the game's controls come first in the Tab order.
+        view.insertBefore(video.el, view.querySelector(".table-view__roads"));
+        showVideo(wantedStream);
+      },
+      () => {
+        // Not fetched (the connection dropped): the next snapshot asks again; the game goes on.
+        videoLoading = false;
+      },
+    );
+  }
+
   // ---- messages ----
 
   /** @type {number | null} */
@@ -230,6 +267,7 @@ export function mountTable(main, id) {
     setCurrency(code, digits);
     document.title = t("app.title", { page: model.tableName(table) });
     title.textContent = model.tableName(table);
+    showVideo(model.videoStream(table));
     const round = model.currentRound(table);
     setRound(round);
     if (round?.id !== before) {
@@ -438,6 +476,9 @@ export function mountTable(main, id) {
       unsubscribe();
       stage.destroy();
       board.destroy();
+      video?.destroy();
+      video = null;
+      wantedStream = null;
       window.clearTimeout(messageTimer);
       showConnection(null);
     },

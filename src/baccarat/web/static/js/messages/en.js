@@ -231,6 +231,15 @@ export default {
   "void.undealt": "The table is no longer dealt and its cards were not drawn; every stake is returned.",
   "void.other": "Every stake is returned.",
 
+  // ---- a studio table's video (video.js) ----
+  "video.label": "Table video",
+  "video.unmute": "Unmute",
+  "video.mute": "Mute",
+  "video.hide": "Hide video",
+  "video.show": "Show video",
+  "video.latency": "Video may run a few seconds behind the cards; the cards and results come from the table.",
+  "video.unavailable": "Video unavailable — the game goes on",
+
   // ---- roads and scoreboard (roads.js, scoreboard.js) ----
   "road.bead_plate": "Bead plate",
   "road.big_road": "Big road",

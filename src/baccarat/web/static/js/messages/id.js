@@ -233,6 +233,15 @@ export default {
   "void.undealt": "Meja tidak lagi dimainkan dan kartunya belum ditarik; semua taruhan dikembalikan.",
   "void.other": "Semua taruhan dikembalikan.",
 
+  // ---- video meja studio (video.js) ----
+  "video.label": "Video meja",
+  "video.unmute": "Nyalakan suara",
+  "video.mute": "Matikan suara",
+  "video.hide": "Sembunyikan video",
+  "video.show": "Tampilkan video",
+  "video.latency": "Video bisa tertinggal beberapa detik dari kartu; kartu dan hasil tetap berasal dari meja.",
+  "video.unavailable": "Video tidak tersedia — permainan tetap berjalan",
+
   // ---- catatan jalan ----
   "road.bead_plate": "Bead Plate",
   "road.big_road": "Big Road",
