@@ -680,6 +680,7 @@ class Cluster:
         lease_ms: int = LEASE_MS,
         workers: int = 1,
         options: Sequence[str] = (),
+        tables: str = TABLE,
     ) -> ServerProcess:
         """A node (not started) of this cluster, ``node_id`` its name (with ``workers``, each
         worker is a node ``<node_id>-<pid>``); ``options`` are more of ``serve``'s."""
@@ -688,7 +689,7 @@ class Cluster:
         node = ServerProcess(
             self.db_url,
             workdir,
-            tables=TABLE,
+            tables=tables,
             betting_seconds=betting_seconds,
             reveal_ms=reveal_ms,
             result_ms=50,
