@@ -28,7 +28,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(SERVE_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[server]'
+	$(BIN)/python -m pip install --quiet -e '.[server,device]'
 	@touch $@
 
 # Every extra includes the server's, so a test install serves too.
@@ -42,9 +42,13 @@ $(NODE_STAMP): package.json package-lock.json
 
 install: $(TEST_STAMP) $(NODE_STAMP)
 
-# `make serve PORT=8080`, `make serve DB=postgresql://...`: each passed on only when set.
+# `make serve PORT=8080`, `make serve DB=postgresql://...`: each passed on only when set. The
+# tables include a studio table dealt by the demo robot (`SERVE_TABLES=... STUDIO_ROBOT=` to
+# choose others, or none).
+SERVE_TABLES ?= standard,no-commission,ez,standard:studio
+STUDIO_ROBOT ?= standard-studio
 serve: $(SERVE_STAMP)
-	$(BIN)/baccarat serve $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
+	$(BIN)/baccarat serve --tables '$(SERVE_TABLES)' $(if $(STUDIO_ROBOT),--studio-robot '$(STUDIO_ROBOT)') $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
 
 # The browser tests drive Debian's Chromium; the cluster tests run two nodes behind Debian's
 # nginx with the shipped configuration (deploy/nginx); the studio video's tests make their HLS

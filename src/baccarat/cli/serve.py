@@ -163,6 +163,12 @@ def serve(settings: Settings) -> None:
             f"node {cluster.node_id} of the cluster on {settings.redis} "
             f"(prefix {cluster.prefix!r}, {settings.workers} worker(s))"
         )
+    if settings.studio_robot is not None:
+        from baccarat.cli.studio_demo import start_robot
+
+        local = "127.0.0.1" if host in ("0.0.0.0", "") else ("::1" if host == "::" else host)
+        base = f"http://[{local}]:{port}" if ":" in local else f"http://{local}:{port}"
+        start_robot(settings.database_url, base, settings.studio_robot)
     # h11 with its bounds on the request head, a head timeout and a cap per address.
     http, http_options = edge_protocol(settings)
     options = dict(

@@ -120,6 +120,11 @@ class Settings(BaseSettings):
         description="Rule sets (names or TOML files), comma-separated: one table each; "
         "':face-down'/':face-up' choose its dealing, ':studio' a dealer's card-reading shoe.",
     )
+    studio_robot: str | None = Field(
+        None,
+        description="A studio table the dealer robot deals, for demos (an operator account "
+        "'studio-robot' with a password kept in memory, and a device token of its own).",
+    )
     demo_credit: int = Field(
         1_000_000, ge=0, description="Credit of a new guest player, in minor units."
     )
@@ -295,6 +300,19 @@ class Settings(BaseSettings):
             dealing=pacing["dealing"],
             streams=streams,
         )
+
+    @field_validator("studio_robot")
+    @classmethod
+    def _robot_deals_a_studio_table(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None:
+            return None
+        tables = info.data.get("tables") or ()
+        if not any(t.table_id == value and t.studio for t in tables):
+            studios = ", ".join(t.table_id for t in tables if t.studio) or "none"
+            raise ValueError(
+                f"--studio-robot names a studio table of --tables ({studios}), not {value!r}"
+            )
+        return value
 
     @field_validator("rate_limit")
     @classmethod

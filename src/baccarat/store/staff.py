@@ -40,6 +40,7 @@ __all__ = [
     "list_staff",
     "live_staff_session",
     "open_staff_session",
+    "set_staff_password",
     "touch_staff_session",
 ]
 
@@ -117,6 +118,18 @@ def create_staff(
         )
     )
     return StaffMember(staff_id, name, role, password_hash, at, None)
+
+
+def set_staff_password(connection: Connection, staff_id: str, password_hash: str, at: int) -> None:
+    """Store a member's new password hash and end their sessions (the old password's)."""
+    connection.execute(
+        update(staff_users).where(staff_users.c.id == staff_id).values(password_hash=password_hash)
+    )
+    connection.execute(
+        update(staff_sessions)
+        .where(staff_sessions.c.staff_id == staff_id, staff_sessions.c.ended_at.is_(None))
+        .values(ended_at=at)
+    )
 
 
 def find_staff(connection: Connection, username: str) -> StaffMember | None:
