@@ -33,6 +33,8 @@ from baccarat.verify_parts import (
 __all__ = ["STUDIO_FORMAT", "verify_studio_record"]
 
 STUDIO_FORMAT = "baccarat-studio-record/1"
+#: Reads that are cards of a coup: a round's, and a dummy hand's going on from it.
+_DEALT = (Use.COUP, Use.DUMMY)
 
 _REQUIRED: dict[str, type | tuple[type, ...]] = {
     "shoe_id": str,
@@ -116,8 +118,11 @@ def _replay(reads: list[Any], certificate: Certificate, check: Checker) -> dict[
         if expected_use is not None:
             check.fail(where, expected_use)
             return coups
-        if Use(use) is Use.COUP:
+        if Use(use) in _DEALT:
             assert round_number is not None
+            if Use(use) is Use.DUMMY and round_number != current:
+                check.fail(where, "a dummy hand goes on the coup of the round misdealt")
+                return coups
             if round_number != current:
                 if shoe.finished:
                     check.fail(where, "a coup begun after the shoe's last one (last-coup rule)")
@@ -144,7 +149,7 @@ def _replay(reads: list[Any], certificate: Certificate, check: Checker) -> dict[
         except ShoeError as error:
             check.fail(where, str(error))
             return coups
-        if Use(use) is Use.COUP:
+        if Use(use) in _DEALT:
             coups[round_number].append(card)  # type: ignore[index]
             if due_slot(coups[round_number]) is None:  # type: ignore[index]
                 shoe = shoe.coup_done()
@@ -165,7 +170,7 @@ def _expected(
         return "the burn is done: this card is not a burn card"
     if round_number is None:
         return f"a {use.value} card belongs to a round"
-    if use is Use.COUP and round_number == current and coup is not None and due_slot(coup) is None:
+    if use in _DEALT and round_number == current and coup is not None and due_slot(coup) is None:
         return f"round {round_number}'s coup was complete: no card is due"
     return None
 
@@ -191,6 +196,9 @@ def _check_coup(
     if cards is None:
         return 0
     compare_cards("cards", [c.code for c in read], [c.code for c in cards], check, number)
+    if entry.get("dummy") is True and (entry.get("voided") is not True or entry.get("wagers")):
+        check.fail("dummy", "a dummy hand is a voided round's coup and settles no wager", number)
+        return 0
     if due_slot(read) is not None:  # voided part-way: its cards left the shoe, nothing settled
         if entry.get("voided") is not True:
             check.fail("voided", "a coup read part-way must be voided", number)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -175,16 +176,18 @@ def _prepare(db_url: str) -> tuple[str, str]:
 
 
 @contextlib.contextmanager
-def running_studio(folder: Path, *, before_time: str = "void") -> Iterator[Studio]:
+def running_studio(
+    folder: Path, *, before_time: str = "void", exposed: str = "void"
+) -> Iterator[Studio]:
     db_url = f"sqlite:///{folder / 'studio.db'}"
     device, other = _prepare(db_url)
     tables = tables_from(
         ["standard:studio", "ez:studio"], betting_ms=BETTING_MS, reveal_ms=10, result_ms=10
     )
-    if before_time != "void":
-        from dataclasses import replace
-
-        tables = tuple(replace(t, before_time=before_time) for t in tables)  # type: ignore[arg-type]
+    tables = tuple(
+        replace(t, before_time=before_time, exposed=exposed)  # type: ignore[arg-type]
+        for t in tables
+    )
     app = create_app(Settings(db=db_url, tables=tables), clock=VirtualClock())
     with TestClient(app, client=("127.0.0.1", 50_000)) as client:
         studio = Studio(client, db_url, device, other)

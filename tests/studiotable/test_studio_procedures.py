@@ -246,3 +246,32 @@ def test_a_dealer_change_is_audited_and_shown_and_a_pause_holds_the_next_round(
     # An auditor runs no console.
     auditor = studio.call("POST", f"/api/studio/tables/{TABLE}/dealer", studio.tokens["auditor"])
     assert auditor.status_code == 403
+
+
+def test_a_misdeal_where_the_house_deals_a_dummy_hand_keeps_the_shoes_sequence(
+    tmp_path: Path,
+) -> None:
+    with running_studio(tmp_path, exposed="dummy") as studio:
+        studio.new_shoe("Ac Kd")
+        _, token = studio.guest()
+        before = studio.balance(token)
+        round_id = studio.open_round()
+        assert studio.bet(token, round_id, {"banker": 1_000}).status_code == 200
+        studio.dealer("POST", "close")
+        studio.clock.settle()
+        studio.read_ok("4h")
+        studio.read_ok("3c")
+        with studio.client.websocket_connect(f"/ws/tables/{TABLE}") as feed:
+            misdeal = studio.dealer("POST", "misdeal", json={"reason": "card exposed"})
+            assert misdeal.status_code == 200, misdeal.text
+            _notices(feed, "dummy_hand")
+        assert studio.balance(token) == before  # every stake back
+        console = studio.console()
+        assert console["studio"]["dummy"] is True and console["next"] == "player_2"
+        # The coup is dealt on with no bets: the shoe's sequence is kept.
+        positions = [studio.read_ok(card)["position"] for card in ["2d", "2s", "7h"]]
+        assert positions == ["player_2", "banker_2", "banker_3"]
+        assert studio.console()["studio"]["dummy"] is False
+        assert studio.open_round() > round_id  # then rounds go on
+        assert studio.balance(token) == before
+        assert studio.ledger_problems() == []

@@ -147,3 +147,32 @@ def test_a_studio_shoe_takes_no_seed_and_has_no_record_in_play(tmp_path: Path) -
         in_play = studio.call("GET", f"/api/shoes/{shoe_id}/record")
         assert in_play.status_code == 409 and in_play.json()["error"]["code"] == "shoe_in_play"
         assert studio.call("GET", f"/api/tables/{TABLE}").json()["shoe"]["kind"] == "studio"
+
+
+def test_a_dummy_hand_is_in_the_record_as_its_rounds_voided_coup(tmp_path: Path) -> None:
+    with running_studio(tmp_path, exposed="dummy") as studio:
+        studio.new_shoe("Ac Kd")
+        shoe_id = studio.console()["shoe"]["id"]
+        studio.open_round()
+        _deal(studio, "4h 3c")
+        assert studio.dealer("POST", "misdeal", json={"reason": "exposed"}).status_code == 200
+        for card in ["2d", "2s", "7h"]:
+            studio.read_ok(card)
+        last = studio.open_round()
+        # A new shoe asked while a round is in play comes after it.
+        assert studio.dealer("POST", "shoe", json={"shuffled_by": "ani"}).status_code == 201
+        assert studio.console()["studio"]["next"] == "wait_bets"
+        _deal(studio, "9c 8s Kd Kh")
+        studio.wait_final(last)
+        studio.clock.advance(1_000)  # past the result's pause: then the shoe changes
+        assert studio.console()["shoe"]["id"] != shoe_id
+        record = studio.call("GET", f"/api/shoes/{shoe_id}/record").json()
+    coup, natural = record["coups"]
+    assert coup["dummy"] is True and coup["voided"] is True and coup["winner"] == "player"
+    assert natural["winner"] == "player" and "dummy" not in natural
+    uses = [r["use"] for r in record["reads"]][2:7]
+    assert uses == ["coup", "coup", "dummy", "dummy", "dummy"]
+    assert verify_record(record).ok
+    settled = copy.deepcopy(record)
+    settled["coups"][0]["wagers"] = [{"player": "p", "bet": "player", "stake": 1, "returned": 2}]
+    assert not verify_record(settled).ok

@@ -195,7 +195,11 @@ class Dealer:
                 self.status = control.status
                 return Done()
             case VoidRound():
-                return await self._staff_void(command)
+                reply = await self._staff_void(command)
+                misdeal = command.audit.get("procedure") == "misdeal"
+                if self.desk is not None and isinstance(reply, Voided) and misdeal:
+                    self.desk.begin_dummy(command.round_id)  # where the house deals it on
+                return reply
             case ChangeShoe():
                 self.shoes.change_asked = True
                 return Done()
@@ -258,6 +262,8 @@ class Dealer:
                 while not self.hand_over.is_set():
                     await self._drain()
                     await self.shoes.ensure()
+                    if self.desk is not None and self.desk.next_shoe is not None:
+                        await self.desk.start_shoe(self.desk.next_shoe)  # asked mid-round
                     if self.desk is not None and not self.desk.ready:
                         await self._idle()  # a studio's new shoe, its burn, a supervisor
                         continue

@@ -57,6 +57,8 @@ from baccarat.table.studio_shoe import Certificate, Read, StudioShoe, Use
 __all__ = ["BEFORE_TIME", "StudioDesk"]
 
 BEFORE_TIME = "game before time: a card was drawn while betting was open"
+#: The reads that are cards of a coup (a round's, or a dummy hand's going on from it).
+_DEALT = (Use.COUP, Use.DUMMY)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,10 @@ class StudioDesk:
         self.pending: list[PendingRead] = []
         #: The dealer seated at the table (a staff username), once one has taken it.
         self.dealer: str | None = None
+        #: A dummy hand being dealt: the misdealt round and its coup's cards so far.
+        self.dummy: tuple[int, list[Card]] | None = None
+        #: A new shoe the dealer asked for while a round was in play: it starts after it.
+        self.next_shoe: StartShoe | None = None
         table.studio_view = self.view
 
     async def load(self) -> None:
@@ -91,6 +97,17 @@ class StudioDesk:
         table_id = self.table.id
         self.pending = await self.shoes.store.read(lambda c: pending_reads(c, table_id))
         self.dealer = await self.shoes.store.read(lambda c: seated_dealer(c, table_id))
+        self.dummy = None
+        last = self.table.last_round
+        shoe = self.shoe
+        if (
+            shoe is not None
+            and last is not None
+            and str(last.get("void_reason")).startswith("misdeal")
+        ):
+            cards = [r.card for r in shoe.reads if r.round_id == last["id"] and r.use in _DEALT]
+            if cards and due_slot(cards) is not None and self.table.settings.exposed == "dummy":
+                self.dummy = (int(last["id"]), cards)  # a restart in a dummy hand: deal it on
         self.show()
 
     # -- what the table waits for ---------------------------------------------------------
@@ -115,10 +132,29 @@ class StudioDesk:
 
     @property
     def ready(self) -> bool:
-        """Whether a round may open: a shoe in play, burned, and nothing waits for a
-        supervisor."""
+        """Whether a round may open: a shoe in play, burned, no dummy hand being dealt, and
+        nothing waits for a supervisor."""
         shoe = self.shoe
-        return shoe is not None and shoe.burn_due == 0 and not shoe.finished and not self.pending
+        return (
+            shoe is not None
+            and shoe.burn_due == 0
+            and not shoe.finished
+            and not self.pending
+            and self.dummy is None
+            and self.next_shoe is None
+        )
+
+    def begin_dummy(self, round_id: int) -> None:
+        """After a misdeal of round ``round_id`` (voided, every stake back): on a table whose
+        house deals exposed cards on as a dummy hand, its coup is dealt on with no bets, so
+        the shoe's sequence is kept."""
+        shoe = self.shoe
+        if shoe is None or self.table.settings.exposed != "dummy":
+            return
+        cards = [r.card for r in shoe.reads if r.round_id == round_id and r.use in _DEALT]
+        if cards and due_slot(cards) is not None:
+            self.dummy = (round_id, cards)
+            self.show("dummy_hand")
 
     def due(self) -> str:
         """What the table waits for (``docs/studio.md``: the device's ``next``)."""
@@ -127,7 +163,8 @@ class StudioDesk:
         if self.held:
             return "misscan_pending"
         row = self.table.round
-        return due(self.shoe, None if row is None else row.state)
+        dummy = None if self.dummy is None else self.dummy[1]
+        return due(self.shoe, None if row is None else row.state, dummy)
 
     def view(self) -> dict[str, Any]:
         """The desk as the table's snapshot shows it (nothing not public already)."""
@@ -141,6 +178,7 @@ class StudioDesk:
             "last_coup": False if shoe is None else shoe.last_coup_due,
             "reads": 0 if shoe is None else len(shoe.reads),
             "dealer": self.dealer,
+            "dummy": self.dummy is not None,
         }
 
     def show(self, notice: str | None = None, detail: str | None = None) -> None:
@@ -170,10 +208,14 @@ class StudioDesk:
     async def start_shoe(self, command: StartShoe) -> Reply:
         """Put the dealer's new shoe in play, audited; its burn is read next."""
         shoe_row = self.table.shoe
+        row = self.table.round
+        if shoe_row is not None and not shoe_row.ended and row is not None and not row.phase.final:
+            # The round in play finishes in its shoe; no new round opens before the change.
+            self.next_shoe = command
+            self.show("shoe_change_next")
+            return Done()
+        self.next_shoe = None
         if shoe_row is not None and not shoe_row.ended:
-            row = self.table.round
-            if row is not None and not row.phase.final:
-                return Refused(RefusalCode.NOT_NOW, "a round is in play: change shoes after it")
             await self.shoes.end()
         try:
             certificate = Certificate.from_json(dict(command.certificate))
@@ -211,6 +253,12 @@ class StudioDesk:
             self.show("before_time_void")
         elif stored.read is not None and stored.read.use is Use.BURNED and not stored.repeat:
             self.show("card_burned")
+        if stored.read is not None and stored.read.use is Use.DUMMY and not stored.repeat:
+            assert self.dummy is not None
+            self.dummy[1].append(stored.read.card)
+            if due_slot(self.dummy[1]) is None:  # the dummy hand is complete: rounds go on
+                self.dummy = None
+                self.show("dummy_done")
         if stored.change is not None:
             await self._turn(stored.change)
         elif stored.read is not None and not stored.repeat:
@@ -261,8 +309,14 @@ class StudioDesk:
             return _Stored(refused=Refused(RefusalCode.MISSCAN_PENDING, why))
         current = self._current(c)
         state = None if current is None else current.state
+        dummy = None if self.dummy is None else self.dummy[1]
         verdict = judge(
-            shoe, state, command.scan_id, command.card, before_time="burn" if burn else "void"
+            shoe,
+            state,
+            command.scan_id,
+            command.card,
+            before_time="burn" if burn else "void",
+            dummy=dummy,
         )
         at = db_now(c)
         match verdict:
@@ -314,6 +368,21 @@ class StudioDesk:
                     details |= {"table": table_id, "round": current.id, "reason": BEFORE_TIME}
                     append_audit(c, at, command.by, "studio_card_burned", details)
                 return _Stored(read=after.reads[-1], shoe=after, voided=voided)
+            case Take(use=Use.DUMMY, position=position):
+                assert self.dummy is not None
+                after = shoe.read(
+                    command.scan_id,
+                    command.card,
+                    at=at,
+                    use=Use.DUMMY,
+                    by=command.by,
+                    position=position,
+                    round_id=self.dummy[0],
+                )
+                add_read(c, table_id, shoe_row.id, after.reads[-1])
+                if due_slot([*self.dummy[1], command.card]) is None:
+                    after = after.coup_done()
+                return _Stored(read=after.reads[-1], shoe=after)
             case Take(use=use, position=position):
                 round_id = current.id if use is Use.COUP and current is not None else None
                 after = shoe.read(

@@ -19,7 +19,7 @@ from typing import Any
 
 from sqlalchemy import Connection, func, select
 
-from baccarat.coup import Coup
+from baccarat.coup import Coup, deal, due_slot
 from baccarat.record import WagerEntry, build_record, ruleset_entry
 from baccarat.rulesets import parse_ruleset
 from baccarat.store.pseudonyms import pseudonym, record_key
@@ -28,6 +28,7 @@ from baccarat.store.schema import bet_outcomes, bets, rounds
 from baccarat.store.shoes import ShoeRow
 from baccarat.store.studio import set_aside, shoe_reads
 from baccarat.table import Phase
+from baccarat.table.studio_shoe import Read, Use
 from baccarat.verify_studio import STUDIO_FORMAT
 
 __all__ = ["shoe_record"]
@@ -104,7 +105,7 @@ def _studio_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
     numbers = {row.id: row for row in shoe_rounds(connection, shoe.id)}
     wagers = _wagers(connection, shoe)
     reads = []
-    for read in shoe_reads(connection, shoe.id):
+    for read in shoe_reads(connection, shoe.id):  # every card, in the order it left the shoe
         row = numbers.get(read.round_id) if read.round_id is not None else None
         reads.append(
             {
@@ -118,13 +119,19 @@ def _studio_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
                 "round": None if row is None else row.number,
             }
         )
+    # A coup's cards are its reads: a dummy hand dealt on after a misdeal goes on its round's.
+    dealt: dict[int, list[Read]] = defaultdict(list)
+    for read in shoe_reads(connection, shoe.id):
+        if read.use in (Use.COUP, Use.DUMMY) and read.round_id is not None:
+            dealt[read.round_id].append(read)
     coups = []
     for row in numbers.values():
-        if not row.state.drawn or not row.phase.final:
+        cards = [read.card for read in dealt.get(row.id, [])]
+        if not cards or not row.phase.final:
             continue
-        entry: dict[str, Any] = {"round": row.number, "cards": [c.code for c in row.state.drawn]}
-        if row.cards is not None:
-            coup = row.state.coup
+        entry: dict[str, Any] = {"round": row.number, "cards": [card.code for card in cards]}
+        if due_slot(cards) is None:
+            coup = deal(cards)
             entry |= {
                 "player_total": coup.player_total,
                 "banker_total": coup.banker_total,
@@ -132,6 +139,8 @@ def _studio_record(connection: Connection, shoe: ShoeRow) -> dict[str, Any]:
             }
         if row.phase is Phase.VOIDED:
             entry["voided"] = True
+        if any(read.use is Use.DUMMY for read in dealt[row.id]):
+            entry["dummy"] = True
         entry["wagers"] = [wager.to_json() for wager in wagers.get(row.id, [])]
         coups.append(entry)
     ruleset = parse_ruleset(shoe.ruleset_toml)

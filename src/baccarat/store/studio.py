@@ -97,7 +97,8 @@ def studio_shoe(connection: Connection, shoe: ShoeRow, last_coup: LastCoupRule) 
     coup: list[Card] = []
     coup_round: int | None = None
     for read in shoe_reads(connection, shoe.id):
-        if read.use is Use.COUP and read.round_id != coup_round:
+        dealt = read.use in (Use.COUP, Use.DUMMY)  # a dummy hand goes on its round's coup
+        if dealt and read.round_id != coup_round:
             coup, coup_round = [], read.round_id
         state = state.read(
             read.scan_id,
@@ -108,7 +109,7 @@ def studio_shoe(connection: Connection, shoe: ShoeRow, last_coup: LastCoupRule) 
             position=read.position,
             round_id=read.round_id,
         )
-        if read.use is Use.COUP:
+        if dealt:
             coup.append(read.card)
             if due_slot(coup) is None:
                 state, coup = state.coup_done(), []

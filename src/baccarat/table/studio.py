@@ -18,9 +18,11 @@ dealer's console and the device are told to do next.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from baccarat.cards import Card
+from baccarat.coup import due_slot
 from baccarat.table.round import Phase, Round
 from baccarat.table.settings import BeforeTime
 from baccarat.table.studio_shoe import Read, StudioShoe, Use, slot_name
@@ -71,10 +73,17 @@ Verdict = Take | Repeat | Impossible | GameBeforeTime
 
 
 def judge(
-    shoe: StudioShoe, current: Round | None, scan_id: str, card: Card, *, before_time: BeforeTime
+    shoe: StudioShoe,
+    current: Round | None,
+    scan_id: str,
+    card: Card,
+    *,
+    before_time: BeforeTime,
+    dummy: Sequence[Card] | None = None,
 ) -> Verdict:
     """What ``card``, read as ``scan_id``, is on a table whose shoe is ``shoe`` and whose round
-    in play is ``current`` (``None``, or a finished one: between rounds).
+    in play is ``current`` (``None``, or a finished one: between rounds); ``dummy``: the cards
+    of a dummy hand being dealt (after a misdeal, by the house's rule), which takes the next.
 
     >>> from baccarat.table.studio_shoe import Certificate
     >>> shoe = StudioShoe.new(Certificate("ani", 0, decks=1))
@@ -99,6 +108,8 @@ def judge(
     burning = shoe.burn_due
     if burning > 0:
         return Take(Use.BURN, f"burn_{len(shoe.reads) + 1}")
+    if dummy is not None and due_slot(dummy) is not None:
+        return Take(Use.DUMMY, slot_name(dummy))
     if current is not None and current.phase is Phase.OPEN:
         return GameBeforeTime(void=before_time == "void")
     if current is not None and current.due() is not None:
@@ -108,7 +119,7 @@ def judge(
     return Impossible("no card is due: the coup is complete")
 
 
-def due(shoe: StudioShoe | None, current: Round | None) -> str:
+def due(shoe: StudioShoe | None, current: Round | None, dummy: Sequence[Card] | None = None) -> str:
     """What the table waits for: ``shoe_change``, ``burn``, ``wait_bets`` (betting is open or
     about to be), a slot such as ``player_1``, or ``result`` (the coup is complete).
 
@@ -119,6 +130,8 @@ def due(shoe: StudioShoe | None, current: Round | None) -> str:
         return "shoe_change"
     if shoe.burn_due > 0:
         return "burn"
+    if dummy is not None and due_slot(dummy) is not None:
+        return slot_name(dummy)
     if current is not None and current.phase is Phase.CLOSED and current.due() is not None:
         return slot_name(current.drawn)
     if current is not None and current.phase is Phase.DEALT:

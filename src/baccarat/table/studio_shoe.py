@@ -25,6 +25,7 @@ Each operation returns the next shoe; the shoe never changes in place.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -109,6 +110,9 @@ class Use(StrEnum):
     COUP = "coup"
     #: Drawn while betting was open, on a table that burns such a card.
     BURNED = "burned"
+    #: A card of a dummy hand: after a misdeal, the exposed coup dealt on with no bets, so
+    #: that the shoe's sequence is kept (the house's rule, a table's ``exposed`` setting).
+    DUMMY = "dummy"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +131,7 @@ class Read:
     round_id: int | None = None
 
 
-def slot_name(drawn: tuple[Card, ...] | list[Card]) -> str:
+def slot_name(drawn: Sequence[Card]) -> str:
     """The position the next card of a coup takes, after ``drawn`` (1-based in its hand).
 
     >>> from baccarat.cards import parse_cards
