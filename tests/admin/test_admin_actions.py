@@ -256,3 +256,14 @@ def test_a_change_keeps_the_servers_one_currency() -> None:
     kept = next_ruleset(rupiah, None, lowered)
     assert isinstance(kept, RuleSet)
     assert (kept.currency, kept.bet("tie").max_stake) == ("IDR", 900)
+
+
+def test_a_table_the_server_deals_has_no_studio_procedures_to_change(admin: Admin) -> None:
+    for body in ({"exposed": "dummy"}, {"before_time": "burn"}, {"early_close": False}):
+        answer = admin.as_role(
+            "operator", "PUT", "/api/admin/tables/standard/next-shoe", json={"reason": "x", **body}
+        )
+        assert answer.status_code == 422, answer.text
+        assert "no studio procedures" in answer.json()["error"]["message"]
+    pending = admin.as_role("operator", "GET", "/api/admin/tables/standard").json()
+    assert not (pending.get("next_shoe") or {}).get("settings")

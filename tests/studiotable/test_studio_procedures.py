@@ -275,3 +275,36 @@ def test_a_misdeal_where_the_house_deals_a_dummy_hand_keeps_the_shoes_sequence(
         assert studio.open_round() > round_id  # then rounds go on
         assert studio.balance(token) == before
         assert studio.ledger_problems() == []
+
+
+def test_the_house_chooses_a_studio_tables_procedures_from_its_next_shoe(studio: Studio) -> None:
+    operator = studio.tokens["operator"]
+    change = studio.call(
+        "PUT",
+        f"/api/admin/tables/{TABLE}/next-shoe",
+        operator,
+        json={"reason": "house rule", "exposed": "dummy", "before_time": "burn"},
+    )
+    assert change.status_code == 200, change.text
+    assert studio.console()["settings"]["exposed"] == "void"  # not before the next shoe
+    bad = studio.call(
+        "PUT",
+        f"/api/admin/tables/{TABLE}/next-shoe",
+        operator,
+        json={"reason": "x", "exposed": "maybe"},
+    )
+    assert bad.status_code == 422
+    round_id = studio.open_round()
+    studio.dealer("POST", "close")
+    studio.clock.settle()
+    for card in ["4h", "3c", "2d", "2s", "7h"]:
+        studio.read_ok(card)
+    studio.wait_final(round_id)
+    # The dealer changes shoes: the house's new procedures apply from the new one.
+    assert studio.dealer("POST", "shoe", json={"shuffled_by": "dana"}).status_code == 201
+    studio.clock.advance(1_000)
+    for card in ["Ac", "Kd"]:
+        studio.read_ok(card)
+    studio.clock.settle()
+    settings = studio.console()["settings"]
+    assert (settings["exposed"], settings["before_time"]) == ("dummy", "burn")

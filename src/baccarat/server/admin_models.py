@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 
 from baccarat.responsible import LimitKind, Period
 from baccarat.server.models import DEVICE_PATTERN, PRINTABLE, RevealedCardModel
@@ -132,6 +132,15 @@ class TableChange(_AdminModel):
     reveal_ms: StrictInt | None = Field(default=None, ge=0, le=60_000)
     result_ms: StrictInt | None = Field(default=None, ge=0, le=60_000)
     dealing: Literal["face-up", "face-down"] | None = None
+    before_time: Literal["void", "burn"] | None = Field(
+        default=None, description="A studio table: a card drawn while betting is open."
+    )
+    exposed: Literal["void", "dummy"] | None = Field(
+        default=None, description="A studio table: a misdeal voids, or deals a dummy hand."
+    )
+    early_close: StrictBool | None = Field(
+        default=None, description="A studio table: whether its dealer may close betting early."
+    )
 
 
 class TableControlView(_AdminModel):

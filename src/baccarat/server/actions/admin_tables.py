@@ -41,6 +41,10 @@ from baccarat.store.table_controls import (
 __all__ = ["TableDesk", "next_ruleset", "pending_view"]
 
 
+#: What a studio table's house chooses for its procedures (``TableSettings``).
+_STUDIO_SETTINGS = ("before_time", "exposed", "early_close")
+
+
 def pending_view(pending: dict[str, Any] | None) -> dict[str, Any] | None:
     """What waits for the next shoe, as the API shows it: the rule set's name and every
     bet's limits (when the rule set changes), and the settings."""
@@ -156,9 +160,12 @@ class TableDesk:
             return mirror
         settings = {
             key: value
-            for key in ("betting_ms", "reveal_ms", "result_ms", "dealing")
+            for key in ("betting_ms", "reveal_ms", "result_ms", "dealing", *_STUDIO_SETTINGS)
             if (value := getattr(body, key)) is not None
         }
+        if not mirror.settings.studio and settings.keys() & set(_STUDIO_SETTINGS):
+            message = f"table {table_id!r} is dealt by the server: it has no studio procedures"
+            return Refusal(RefusalCode.INVALID_REQUEST, message)
         if body.ruleset is None and body.limits is None and not settings:
             return Refusal(RefusalCode.INVALID_REQUEST, "nothing to change")
         now = self.clock.now_ms()
