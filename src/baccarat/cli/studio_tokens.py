@@ -28,7 +28,8 @@ def device_token_command(
     ] = None,
 ) -> None:
     """Issue a device token for a studio table (printed once), or revoke one."""
-    from baccarat.store import Database, StoreError, db_now, default_database_url, upgrade
+    from baccarat.cli.serve import open_database
+    from baccarat.store import db_now, default_database_url
     from baccarat.store.audit_log import append_audit
     from baccarat.store.device_tokens import issue_device_token, revoke_device_token
 
@@ -36,13 +37,7 @@ def device_token_command(
         fail(f"--table must name a studio table (RULESET-studio), not {table!r}")
     if not 1 <= len(label) <= 80 or not label.isprintable():
         fail("--label must be 1 to 80 printable characters")
-    try:
-        database = Database(db or default_database_url())
-        upgrade(database)
-    except StoreError as error:
-        fail(str(error))
-    except Exception as error:  # an unreachable server or a bad URL, in one line
-        fail(f"cannot open the database: {str(error).strip().splitlines()[0]}")
+    database = open_database(db or default_database_url())  # migrated, or one line
     try:
         with database.write() as connection:
             now = db_now(connection)

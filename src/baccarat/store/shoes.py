@@ -147,6 +147,12 @@ def register_table(
         connection.execute(update(game_tables).where(game_tables.c.id == table_id).values(**values))
 
 
+def _next_number(connection: Connection, table_id: str) -> int:
+    """The number of the table's next shoe (1 for its first)."""
+    query = select(func.max(shoes.c.number)).where(shoes.c.table_id == table_id)
+    return int(connection.scalar(query) or 0) + 1
+
+
 def start_shoe(
     connection: Connection,
     *,
@@ -160,9 +166,7 @@ def start_shoe(
     vault: SeedVault,
 ) -> ShoeRow:
     """Store a new shoe: its commitment is public from now on, its seed sealed until the end."""
-    number = (
-        connection.scalar(select(func.max(shoes.c.number)).where(shoes.c.table_id == table_id)) or 0
-    ) + 1
+    number = _next_number(connection, table_id)
     connection.execute(
         shoes.insert().values(
             id=shoe_id,
@@ -198,9 +202,7 @@ def start_studio_shoe(
 ) -> ShoeRow:
     """Store a new studio shoe: no seed and no commitment (there is no order to commit to),
     its shuffle certificate instead; its cards are stored as they are read."""
-    number = (
-        connection.scalar(select(func.max(shoes.c.number)).where(shoes.c.table_id == table_id)) or 0
-    ) + 1
+    number = _next_number(connection, table_id)
     connection.execute(
         shoes.insert().values(
             id=shoe_id,
