@@ -192,6 +192,11 @@ def test_a_dealer_reaches_no_money_action_and_a_player_no_studio_route(studio: S
         response = studio.call(method, path, player, json=body)
         assert response.status_code == 401, (path, response.text)
     assert studio.call("GET", f"/api/studio/tables/{TABLE}").status_code == 401
+    # A dealer has a session like any member of staff: who they are, and logging out.
+    me = studio.call("GET", "/api/admin/me", dealer)
+    assert me.status_code == 200 and me.json()["role"] == "dealer"
+    assert studio.call("POST", "/api/admin/logout", dealer).status_code == 204
+    assert studio.call("GET", f"/api/studio/tables/{TABLE}", dealer).status_code == 401
 
 
 @pytest.mark.parametrize(
@@ -233,6 +238,7 @@ def test_a_dealer_change_is_audited_and_shown_and_a_pause_holds_the_next_round(
     round_id = studio.open_round()
     paused = studio.dealer("POST", "pause", json={"reason": "dealer break"})
     assert paused.status_code == 200, paused.text
+    assert paused.json()["status"] == "paused"
     studio.dealer("POST", "close")
     studio.clock.settle()
     for card in ["4h", "3c", "2d", "2s", "7h"]:

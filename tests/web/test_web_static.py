@@ -53,9 +53,12 @@ def test_index_links_only_files_that_exist() -> None:
     index = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
     links = LINKED.findall(index)
     assert "/static/js/main.js" in links
-    # The back office (/admin) is a page of its own: its sheet and modules are not the table's.
+    # The back office (/admin) is a page of its own: its sheet and modules are not the table's;
+    # so is the dealer's console (/studio).
     admin = LINKED.findall((STATIC_DIR / "admin.html").read_text(encoding="utf-8"))
     assert "/static/js/admin/main.js" in admin and "/static/js/admin/main.js" not in links
+    admin += LINKED.findall((STATIC_DIR / "studio.html").read_text(encoding="utf-8"))
+    assert "/static/js/studio/main.js" in admin and "/static/js/studio/main.js" not in links
     for link in links + admin:
         assert (STATIC_DIR / link.removeprefix("/static/")).is_file(), link
     for sheet in (STATIC_DIR / "css").glob("*.css"):

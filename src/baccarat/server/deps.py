@@ -214,7 +214,8 @@ def Staff(roles: frozenset[str]) -> Any:  # noqa: N802  (a dependency, named lik
     return Depends(_StaffCheck(roles))
 
 
-StaffAny = Annotated[StaffSession, Staff(READ)]
-StaffReader = StaffAny
+#: Any member of staff, a studio's dealer included: their own session (who am I, log out).
+StaffAny = Annotated[StaffSession, Staff(READ | {"dealer"})]
+StaffReader = Annotated[StaffSession, Staff(READ)]
 StaffActor = Annotated[StaffSession, Staff(ACT)]
 StaffAdmin = Annotated[StaffSession, Staff(ADMIN)]

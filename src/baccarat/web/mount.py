@@ -1,5 +1,5 @@
 """Serve the browser table from a FastAPI app: ``/`` is the page, ``/admin`` the back office,
-``/static/...`` their files.
+``/studio`` the dealer's console of a studio table, ``/static/...`` their files.
 
 The page is plain ES modules and CSS: no build step, nothing fetched from elsewhere.
 
@@ -17,6 +17,8 @@ The page is plain ES modules and CSS: no build step, nothing fetched from elsewh
 >>> client.get("/static/nope.js").status_code
 404
 >>> "/static/js/admin/main.js" in client.get("/admin").text
+True
+>>> "/static/js/studio/main.js" in client.get("/studio").text
 True
 """
 
@@ -57,9 +59,9 @@ def _page(file: Path) -> Callable[[], Awaitable[FileResponse]]:
 
 def mount_web(app: FastAPI, directory: Path = STATIC_DIR) -> None:
     """Add the page (``GET /``, ``directory/index.html``), the back office (``GET /admin``,
-    ``admin.html``) and their files (``/static``, the rest of ``directory``) to ``app``; kept
-    out of the OpenAPI schema."""
-    for path, name in (("/", "index.html"), ("/admin", "admin.html")):
+    ``admin.html``), the dealer's console (``GET /studio``, ``studio.html``) and their files
+    (``/static``, the rest of ``directory``) to ``app``; kept out of the OpenAPI schema."""
+    for path, name in (("/", "index.html"), ("/admin", "admin.html"), ("/studio", "studio.html")):
         app.add_api_route(path, _page(directory / name), methods=["GET"], include_in_schema=False)
     # Compressed on the wire when the browser accepts gzip (the modules and style sheets are
     # text: about a quarter of their size); headers such as Cache-Control, the ETag and the

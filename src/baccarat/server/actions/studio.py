@@ -32,6 +32,7 @@ from baccarat.server.service import Service
 from baccarat.store.device_tokens import DeviceToken, device_of
 from baccarat.store.staff import StaffSession
 from baccarat.store.studio import pending_reads
+from baccarat.store.table_controls import get_control
 from baccarat.table import TableSettings
 
 __all__ = ["Caller", "StudioDesks"]
@@ -169,7 +170,9 @@ class StudioDesks:
             snapshot = None
         if snapshot is None:
             return Refusal(RefusalCode.TABLE_STARTING, f"table {table_id!r} is starting")
-        waiting = await self.service.runner.read(lambda c: pending_reads(c, table_id))
+        waiting, control = await self.service.runner.read(
+            lambda c: (pending_reads(c, table_id), get_control(c, table_id))
+        )
         studio = snapshot.get("studio") or {}
         return {
             "table_id": table_id,
@@ -181,5 +184,6 @@ class StudioDesks:
             "shoe": snapshot["shoe"],
             "settings": snapshot["settings"],
             "pending": [read.to_json() for read in waiting],
+            "status": control.status,
             "now": snapshot["now"],
         }

@@ -1,14 +1,15 @@
 // @ts-check
 // The admin API (/api/admin, docs/admin.md) and the staff member's token. A staff token is kept
-// in this tab only (sessionStorage): it opens the back office, never the player's page, and it
-// goes when the tab closes. Every error becomes an ApiError with the server's code.
+// in this tab only (sessionStorage): it opens the back office (and the dealer's console,
+// studio/), never the player's page, and it goes when the tab closes. Every error becomes an
+// ApiError with the server's code.
 
 import { ApiError } from "../api.js";
 import { deviceToken, keepDeviceToken } from "../devices.js";
 
 const KEY = "baccarat.staff";
 
-/** @typedef {{token: string, username: string, role: "operator" | "auditor" | "admin"}} Staff */
+/** @typedef {{token: string, username: string, role: "operator" | "auditor" | "admin" | "dealer"}} Staff */
 
 export const staff = {
   /** @returns {Staff | null} the member of staff logged in in this tab */
@@ -40,7 +41,7 @@ export function mayAct(role) {
 }
 
 /** @param {string | number} part */
-function enc(part) {
+export function enc(part) {
   return encodeURIComponent(String(part));
 }
 
@@ -61,7 +62,7 @@ export function query(values) {
  * @param {{body?: unknown, text?: boolean, auth?: boolean}} [options]  auth: false sends no token
  * @returns {Promise<any>}
  */
-async function call(method, path, { body, text = false, auth = true } = {}) {
+export async function call(method, path, { body, text = false, auth = true } = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: text ? "text/csv" : "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
