@@ -274,6 +274,7 @@ def test_a_misdeal_where_the_house_deals_a_dummy_hand_keeps_the_shoes_sequence(
         assert studio.balance(token) == before  # every stake back
         console = studio.console()
         assert console["studio"]["dummy"] is True and console["next"] == "player_2"
+        assert console["studio"]["dummy_cards"] == ["4h", "3c"]
         # The coup is dealt on with no bets: the shoe's sequence is kept.
         positions = [studio.read_ok(card)["position"] for card in ["2d", "2s", "7h"]]
         assert positions == ["player_2", "banker_2", "banker_3"]

@@ -179,6 +179,8 @@ class StudioDesk:
             "reads": 0 if shoe is None else len(shoe.reads),
             "dealer": self.dealer,
             "dummy": self.dummy is not None,
+            # A dummy hand's cards were exposed and are dealt face up: everyone may see them.
+            "dummy_cards": [] if self.dummy is None else [card.code for card in self.dummy[1]],
         }
 
     def show(self, notice: str | None = None, detail: str | None = None) -> None:
