@@ -24,7 +24,8 @@ from baccarat.store.audit_log import audit_rows
 from baccarat.store.staff import create_staff
 
 QUICK_TABLE = Path(__file__).parents[1] / "server" / "data" / "quick.toml"
-ROLES = ("auditor", "operator", "admin")
+#: Every staff role; a studio's dealer reaches no back-office route but its own session's.
+ROLES = ("auditor", "operator", "admin", "dealer")
 PASSWORD = "Pit-Boss-Pass-9"
 PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 

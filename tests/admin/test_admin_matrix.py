@@ -36,7 +36,9 @@ class Req:
 
 
 Sample = Callable[[Admin, str], Req]
-READ, ACT, ADMIN = set(ROLES), {"operator", "admin"}, {"admin"}
+READ, ACT, ADMIN = {"auditor", "operator", "admin"}, {"operator", "admin"}, {"admin"}
+#: Anyone of staff, a studio's dealer too: their own session.
+SELF = READ | {"dealer"}
 
 
 def _reason(role: str) -> dict[str, str]:
@@ -86,7 +88,7 @@ def _player(admin: Admin) -> str:
 #: For every admin route (but the login): a valid request, and who may make it. Ordered so
 #: that the table is open again after its pause and close (the void needs an open round).
 SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
-    ("GET", "/api/admin/me"): (READ, lambda a, r: Req("/api/admin/me")),
+    ("GET", "/api/admin/me"): (SELF, lambda a, r: Req("/api/admin/me")),
     ("GET", "/api/admin/staff"): (READ, lambda a, r: Req("/api/admin/staff")),
     ("POST", "/api/admin/staff"): (
         ADMIN,
@@ -188,7 +190,7 @@ SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
         READ,
         lambda a, r: Req("/api/admin/reports", params={"money": "all", "format": "csv"}),
     ),
-    ("POST", "/api/admin/logout"): (READ, _relogin),
+    ("POST", "/api/admin/logout"): (SELF, _relogin),
 }
 #: Routes anyone may call (with their own test).
 OPEN = {("POST", "/api/admin/login")}

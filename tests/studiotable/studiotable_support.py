@@ -25,6 +25,8 @@ from baccarat.store.staff import create_staff
 TABLE = "standard-studio"
 PASSWORD = "Studio-Pass-9"
 BETTING_MS = 60_000
+#: A member of staff of every role (``staff-<role>``).
+STAFF = ("dealer", "operator", "auditor", "admin")
 
 
 class Studio:
@@ -37,9 +39,7 @@ class Studio:
         self.device = device
         #: A device token of another table.
         self.other_device = other_device
-        self.tokens = {
-            role: self.login(f"staff-{role}") for role in ("dealer", "operator", "auditor")
-        }
+        self.tokens = {role: self.login(f"staff-{role}") for role in STAFF}
         self.scans = 0
 
     def call(self, method: str, path: str, token: str | None = None, **kw: Any) -> httpx.Response:
@@ -162,7 +162,7 @@ def _prepare(db_url: str) -> tuple[str, str]:
     try:
         upgrade(database)
         with database.write() as connection:
-            for role in ("dealer", "operator", "auditor"):
+            for role in STAFF:
                 create_staff(connection, f"staff-{role}", role, hash_password(PASSWORD), 0)
             _, device = issue_device_token(
                 connection, table_id=TABLE, label="shoe 1", by="test", at=0
