@@ -129,6 +129,9 @@ def _replay(reads: list[Any], certificate: Certificate, check: Checker) -> dict[
                     return coups
                 current = round_number
             cards = coups.setdefault(round_number, [])
+            if due_slot(cards) is None:  # back to a round whose coup was complete
+                check.fail(where, f"round {round_number}'s coup was complete: no card is due")
+                return coups
             expected_position = slot_name(cards)
         elif Use(use) is Use.BURN:
             expected_position = f"burn_{len(shoe.reads) + 1}"
@@ -187,6 +190,9 @@ def _check_coup(
         check.fail("", "a coup is a JSON object with its round number", number)
         return 0
     round_number = int(entry["round"])
+    if round_number in seen:
+        check.fail("round", f"round {round_number}'s coup is listed twice", number)
+        return 0
     seen.add(round_number)
     read = drawn.get(round_number)
     if read is None:

@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import http.server
 import json
-import random
 import re
 import shutil
 import subprocess
@@ -62,6 +61,7 @@ from web_support import (
     Console,
     Opener,
     Served,
+    StudioDealer,
     TablePage,
     drive_to_result,
     no_sideways_scroll,
@@ -80,8 +80,7 @@ STUDIO = "standard-studio"
 #: A studio table whose stream is not there, and one with no stream at all.
 MISSING = "ez-studio"
 SILENT = "no-commission-studio"
-#: The studio table's dealer console, and the member of staff at it.
-CONSOLE = f"/api/studio/tables/{STUDIO}"
+#: The member of staff at the studio table's console.
 DEALER = "dana"
 DEALER_PASSWORD = "Dealer-Pass-2026"
 VENDORED = STATIC_DIR / "vendor" / "hls.min.mjs"
@@ -325,71 +324,10 @@ def studio_server(tmp_path_factory: pytest.TempPathFactory, stream: LiveStream) 
     served.stop()
 
 
-class StudioDealer:
-    """The studio table's dealer at its console (staff with the dealer role, docs/studio.md): a
-    new shoe, then each card read as it leaves the shoe, from an eight-deck shoe the test
-    shuffled (so no card is read more often than a shoe holds)."""
-
-    def __init__(self, served: Served) -> None:
-        self.served = served
-        with served.client() as anyone:
-            login = anyone.post(
-                "/api/admin/login", json={"username": DEALER, "password": DEALER_PASSWORD}
-            )
-        assert login.status_code == 201, login.text
-        self.http = served.client(login.json()["token"])
-        shoe = [rank + suit for _ in range(8) for rank in "A23456789TJQK" for suit in "shdc"]
-        random.Random(7).shuffle(shoe)
-        self.shoe = iter(shoe)
-        self.reads = 0
-        started = self.http.post(f"{CONSOLE}/shoe", json={"shuffled_by": DEALER, "cut_card": 14})
-        assert started.status_code == 201, started.text
-        while self.due() == "burn":
-            self.read()
-        served.settle()
-
-    def due(self) -> str:
-        """What the console says is due next (player_1, …, wait_bets, result, burn, …)."""
-        console = self.http.get(CONSOLE)
-        assert console.status_code == 200, console.text
-        due: str = console.json()["next"]
-        assert due not in ("halted", "shoe_change", "misscan_pending"), due
-        return due
-
-    def read(self) -> None:
-        self.reads += 1
-        card = {"card": next(self.shoe), "scan_id": f"web:{self.reads:06d}"}
-        answer = self.http.post(f"{CONSOLE}/cards", json=card)
-        assert answer.status_code == 200, answer.text
-
-    def deal(self) -> None:
-        """Read each card the coup in play is due (none while betting is open)."""
-        while re.fullmatch(r"(?:player|banker)_[123]", self.due()):
-            self.read()
-            self.served.settle()
-
-    def open_round(self) -> int:
-        """Move the clock until the studio table takes bets with time to spare (dealing any
-        round in the way to its end); its id."""
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            self.served.settle()
-            self.deal()
-            view = self.served.get(f"/api/tables/{STUDIO}")
-            state = view["round"]
-            if state and state["phase"] == "open":
-                if state["closes_at_ms"] - view["now"] >= 10_000:
-                    return int(state["id"])
-                self.served.close_bets(STUDIO)
-            else:
-                self.served.step()
-        raise AssertionError("the studio table opened no round")
-
-
 @pytest.fixture(scope="module")
 def dealer(studio_server: Served) -> Iterator[StudioDealer]:
     """The studio table's dealer, a shoe started and burned."""
-    seated = StudioDealer(studio_server)
+    seated = StudioDealer(studio_server, STUDIO, DEALER, DEALER_PASSWORD)
     yield seated
     seated.http.close()
 

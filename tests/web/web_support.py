@@ -12,13 +12,15 @@ PYTEST_DONT_REWRITE (test modules import this before pytest loads it as a plugin
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
 from serving import ServerProcess, services_required
@@ -439,3 +441,148 @@ def call_module(page: Page, module: str, function: str, calls: list[list[Any]]) 
         [f"/static/js/{module}", function, calls],
     )
     return results
+
+
+# ---- a studio table's dealer ------------------------------------------------------------------
+
+
+class StudioServer(Protocol):
+    """A server with a studio table, on a virtual clock (``ServerProcess``, or a test's own)."""
+
+    def client(self, token: str | None = None) -> httpx.Client: ...
+
+    def get(self, path: str) -> Any: ...
+
+    def settle(self, timeout: float = ...) -> dict[str, Any]: ...
+
+    def step(self) -> int: ...
+
+    def close_bets(self, table_id: str = ...) -> int: ...
+
+
+class StudioDealer:
+    """A studio table's dealer at its console (staff with the dealer role, docs/studio.md):
+    a new shoe, then each card read as it leaves the shoe, from a shoe the test shuffled (so no
+    card is read more often than a shoe holds). ``start``: the first shoe is started and burned
+    at once."""
+
+    def __init__(
+        self,
+        served: StudioServer,
+        table: str,
+        username: str,
+        password: str,
+        *,
+        decks: int = 8,
+        cut_card: int = 14,
+        shuffled_by: str | None = None,
+        serials: tuple[str, ...] = (),
+        seed: int = 7,
+        start: bool = True,
+    ) -> None:
+        self.served = served
+        self.table = table
+        self.console = f"/api/studio/tables/{table}"
+        with served.client() as anyone:
+            login = anyone.post(
+                "/api/admin/login", json={"username": username, "password": password}
+            )
+        assert login.status_code == 201, login.text
+        self.http = served.client(login.json()["token"])
+        self.decks = decks
+        self.cut_card = cut_card
+        self.shuffled_by = shuffled_by or username
+        self.serials = serials
+        self.rng = random.Random(seed)
+        self.shoe: Iterator[str] = iter(())
+        self.reads = 0
+        if start:
+            self.new_shoe()
+
+    def new_shoe(self) -> None:
+        """A freshly shuffled shoe, started at the console (with its certificate) and burned."""
+        started = self.start_shoe()
+        assert started.status_code == 201, started.text
+        self.burn()
+
+    def start_shoe(self) -> httpx.Response:
+        """Shuffle a shoe and ask for it at the console with its certificate (it starts now, or
+        after the round in play): the answer."""
+        cards = [r + s for _ in range(self.decks) for r in "A23456789TJQK" for s in "shdc"]
+        self.rng.shuffle(cards)
+        self.shoe = iter(cards)
+        certificate = {
+            "shuffled_by": self.shuffled_by,
+            "cut_card": self.cut_card,
+            "decks": self.decks,
+            "deck_serials": list(self.serials),
+        }
+        answer: httpx.Response = self.http.post(f"{self.console}/shoe", json=certificate)
+        return answer
+
+    def burn(self) -> None:
+        """Read the new shoe's burn: the first card, and as many more as its value."""
+        self.served.settle()
+        while self.due() == "burn":
+            self.read()
+        self.served.settle()
+
+    def state(self) -> dict[str, Any]:
+        """The console's view of the table (``next``, ``studio``, the round, the shoe, …)."""
+        console = self.http.get(self.console)
+        assert console.status_code == 200, console.text
+        view: dict[str, Any] = console.json()
+        return view
+
+    def due(self) -> str:
+        """What the console says is due next (player_1, …, wait_bets, result, burn, …)."""
+        due: str = self.state()["next"]
+        assert due not in ("halted", "shoe_change", "misscan_pending"), due
+        return due
+
+    def next_card(self) -> str:
+        """The next card of the test's shoe, not read yet."""
+        return next(self.shoe)
+
+    def read_card(self, card: str, scan_id: str | None = None) -> httpx.Response:
+        """``card`` typed at the console (a new scan id unless one is given): the answer."""
+        if scan_id is None:
+            self.reads += 1
+            scan_id = f"web:{self.reads:06d}"
+        answer: httpx.Response = self.http.post(
+            f"{self.console}/cards", json={"card": card, "scan_id": scan_id}
+        )
+        return answer
+
+    def read(self) -> None:
+        """The shoe's next card read."""
+        answer = self.read_card(self.next_card())
+        assert answer.status_code == 200, answer.text
+
+    def post(self, action: str, **body: Any) -> httpx.Response:
+        """A console action (``close``, ``misscan``, ``misdeal``, ``dealer``, …)."""
+        answer: httpx.Response = self.http.post(f"{self.console}/{action}", json=body)
+        return answer
+
+    def deal(self) -> None:
+        """Read each card the coup in play is due (none while betting is open)."""
+        while re.fullmatch(r"(?:player|banker)_[123]", self.due()):
+            self.read()
+            self.served.settle()
+
+    def open_round(self) -> int:
+        """Move the clock until the studio table takes bets with time to spare (dealing any
+        round in the way to its end); its id."""
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            self.served.settle()
+            self.deal()
+            view = self.served.get(f"/api/tables/{self.table}")
+            state = view["round"]
+            if state and state["phase"] == "open":
+                if state["closes_at_ms"] - view["now"] >= 10_000:
+                    return int(state["id"])
+                self.served.close_bets(self.table)
+            else:
+                self.served.step()
+        raise AssertionError(f"the studio table {self.table} opened no round")

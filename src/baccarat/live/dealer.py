@@ -577,6 +577,8 @@ class Dealer:
         await self._wait(self.table.settings.result_ms / 1000)
         if self.shoes.finished:
             await self.shoes.end()
+            if self.desk is not None:
+                self.desk.show()  # the table now waits for its dealer's next shoe
 
 
 def _closing(c: Connection, *, round_id: int, early: bool, fair: bool) -> RoundChange | int:

@@ -194,14 +194,17 @@ class ShoeStartEvent(TableEvent):
 class StudioEvent(TableEvent, _OmitsAbsent):
     """A studio table's desk changed: what it waits for and, when something happened, a
     notice for the players (``halted``, ``resumed``, ``misscan``, ``misscan_confirmed``,
-    ``card_burned``, ``before_time_void``, ``shoe_change``)."""
+    ``card_burned``, ``before_time_void``, ``shoe_change``, ``shoe_change_next``,
+    ``dealer_change``, ``dummy_hand``, ``dummy_done``)."""
 
     ABSENT: ClassVar[tuple[str, ...]] = ("notice", "detail")
 
     type: Literal["studio"] = "studio"
     studio: dict[str, Any]
     notice: str | SkipJsonSchema[None] = _own("What happened, for a notice.")
-    detail: str | SkipJsonSchema[None] = _own("Who shuffled a new shoe; never a card.")
+    detail: str | SkipJsonSchema[None] = _own(
+        "Who shuffled a new shoe, or the dealer who took the table; never a card."
+    )
 
 
 class ShoeEndEvent(TableEvent):

@@ -89,7 +89,8 @@ class Certificate:
     @classmethod
     def from_json(cls, data: dict[str, object]) -> Certificate:
         serials = data.get("deck_serials") or []
-        assert isinstance(serials, list)
+        if not isinstance(serials, list):
+            raise ShoeError(f"deck_serials is a list, not {serials!r}")
         return cls(
             str(data["shuffled_by"]),
             int(str(data["shuffled_at"])),

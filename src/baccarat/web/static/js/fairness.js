@@ -2,11 +2,14 @@
 // The fairness panel: the current shoe's commitment (published before its first bet), the
 // player's own part of the client seed, and, once a shoe has ended, its revealed seed, its
 // record, a check of the whole shoe in this browser (fairverify.js) and the command that
-// checks it on a computer.
+// checks it on a computer. At a studio table the shoe is a real one: the panel shows its
+// shuffle certificate instead (no seed), and checks an ended shoe's record of every card read
+// (studioverify.js).
 
 import { announce, fill, h } from "./dom.js";
 import { api, shoeRecordUrl } from "./api.js";
-import { t } from "./i18n.js";
+import { t, utcStamp } from "./i18n.js";
+import { isStudioShoe, personName } from "./model.js";
 import { errorText } from "./refusals.js";
 import { session } from "./session.js";
 
@@ -152,6 +155,45 @@ async function loadVerifier() {
   return verifier;
 }
 
+/** @typedef {typeof import("./studioverify.js")} StudioVerifier */
+/** @type {Promise<StudioVerifier> | undefined} */
+let studioVerifierLoad;
+/** @type {StudioVerifier | undefined} */
+let studioVerifier;
+
+/**
+ * studioverify.js (with fairverify.js), fetched the first time a studio shoe's check is asked for.
+ * @returns {Promise<StudioVerifier>}
+ */
+async function loadStudioVerifier() {
+  studioVerifierLoad ??= import("./studioverify.js");
+  studioVerifier = await studioVerifierLoad;
+  return studioVerifier;
+}
+
+/**
+ * A studio record's failure in words (the studio verifier is loaded: there is a report).
+ * @param {import("./fairverify.js").Failure} failure
+ */
+const describeRead = (failure) => /** @type {StudioVerifier} */ (studioVerifier).describe(failure);
+
+/**
+ * The rule set a studio record names, as this server publishes it (its pay tables and shoe):
+ * null when it publishes none by that name, undefined when it could not be asked (then the
+ * payouts are left to the command).
+ * @param {any} record
+ * @param {StudioVerifier} studio
+ */
+async function publishedRules(record, studio) {
+  const name = record?.ruleset?.name;
+  if (typeof name !== "string" || name === "") return undefined;
+  try {
+    return studio.rulesFromPage(await api.rules(name));
+  } catch (error) {
+    return error?.code === "ruleset_not_found" ? null : undefined;
+  }
+}
+
 /**
  * A failure in words (the verifier is loaded: there is a report).
  * @param {import("./fairverify.js").Failure} failure
@@ -283,13 +325,148 @@ function reportView(report) {
   ];
 }
 
+// ---- a studio shoe: its certificate and the check of its record -------------------------------
+
+/**
+ * The shuffle certificate's rows: who shuffled, when, the decks, their serials, the cut card.
+ * @param {any} certificate
+ */
+function certificateRows(certificate) {
+  if (!certificate) return [];
+  /**
+   * @param {string} label
+   * @param {string} value
+   * @param {string} key
+   */
+  const row = (label, value, key) =>
+    h("div", { class: "fair__row", dataset: { cert: key } }, h("dt", {}, label), h("dd", {}, value));
+  const serials = Array.isArray(certificate.deck_serials) ? certificate.deck_serials : [];
+  return [
+    row(t("fair.shuffled_by"), personName(String(certificate.shuffled_by ?? "–")), "shuffled-by"),
+    row(t("fair.shuffled_at"), utcStamp(certificate.shuffled_at), "shuffled-at"),
+    row(t("fair.decks"), String(certificate.decks ?? "–"), "decks"),
+    serials.length ? row(t("fair.serials"), serials.join(", "), "serials") : null,
+    Number.isInteger(certificate.cut_card)
+      ? row(t("fair.cut_card"), t("fair.cut_card_at", { count: certificate.cut_card }), "cut-card")
+      : null,
+  ];
+}
+
+/**
+ * The studio verifier's one-line summary in the language shown (record-level failures other
+ * than the certificate's and the reads' stay in the verifier's words, as `baccarat verify`'s).
+ * @param {import("./studioverify.js").StudioReport} report
+ * @returns {string}
+ */
+function studioSummaryText(report) {
+  const good = report.coups.filter((coup) => coup.ok).length;
+  const total = report.coups.length;
+  if (report.ok) {
+    const paid = report.payouts.ok ? "fair.studio_ok_paid" : "fair.studio_ok";
+    return t(paid, { reads: report.reads, total });
+  }
+  const parts = [];
+  if (report.certificateCheck.ok === false) parts.push(t("fair.part_certificate"));
+  if (report.readsCheck.ok === false) parts.push(t("fair.part_reads"));
+  if (good < total) parts.push(t("fair.part_coups_read", { bad: total - good, total }));
+  const told = (/** @type {string} */ path) =>
+    path.startsWith("certificate") || path.startsWith("reads") || path === "coups";
+  parts.push(...report.failures.filter((f) => f.coup === null && !told(f.path)).map(describeRead));
+  return t("fair.summary_failed", { parts: parts.join("; ") });
+}
+
+/**
+ * The studio verifier's report, compact: the certificate, the reads and the payouts, a grid of
+ * coup numbers each with ✓ or ✗, and the failures in words.
+ * @param {import("./studioverify.js").StudioReport} report
+ */
+function studioReportView(report) {
+  const checks = /** @type {[string, string, import("./fairverify.js").Check][]} */ ([
+    ["certificate", t("fair.certificate"), report.certificateCheck],
+    ["reads", t("fair.reads"), report.readsCheck],
+    ["payouts", t("fair.payouts"), report.payouts],
+  ]).filter(([, , check]) => check.ok !== null);
+  const listed = [
+    ...report.failures.filter((failure) => failure.coup === null).map(describeRead),
+    ...report.coups.filter((coup) => !coup.ok).map((coup) => coup.reason),
+  ];
+  return [
+    h(
+      "p",
+      { class: "fair__marks" },
+      checks.map(([name, label, check]) => [
+        mark(Boolean(check.ok), label, check.ok ? t(`fair.ok_${name}`) : check.message, { check: name }),
+        " ",
+      ]),
+    ),
+    h(
+      "p",
+      { class: "fair__coups", "aria-label": t("fair.coups") },
+      h("span", { class: "fair__algo" }, t("fair.coups_prefix")),
+      report.coups.map((coup) => [
+        mark(coup.ok, String(coup.number), coup.ok ? t("fair.coup_read", { number: coup.number }) : coup.reason, {
+          coup: String(coup.number),
+        }),
+        " ",
+      ]),
+    ),
+    listed.slice(0, LISTED).map((text) => h("p", { class: "fair__problem" }, `✗ ${text}`)),
+    listed.length > LISTED
+      ? h("p", { class: "fair__problem" }, t("fair.more", { count: listed.length - LISTED }))
+      : null,
+    h("p", { class: "fair__algo" }, t(report.payouts.ok === null ? "fair.studio_checked" : "fair.studio_checked_paid")),
+  ];
+}
+
+/**
+ * Download record.json, and the bare record's address.
+ * @param {string} shoeId
+ */
+function recordLinks(shoeId) {
+  return h(
+    "p",
+    { class: "fair__links" },
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn--small btn--gold",
+        onclick: (/** @type {MouseEvent} */ event) =>
+          downloadRecord(shoeId, /** @type {HTMLElement} */ (event.currentTarget)),
+      },
+      t("fair.download"),
+    ),
+    h(
+      "a",
+      { href: shoeRecordUrl(shoeId), class: "fair__link", target: "_blank", rel: "noopener" },
+      shoeRecordUrl(shoeId),
+    ),
+  );
+}
+
+/** The command that checks a record on a computer, with its copy button. */
+function verifyCommand() {
+  return h(
+    "p",
+    { class: "fair__verify" },
+    t("fair.check_yourself"),
+    h("code", {}, VERIFY),
+    copyButton(VERIFY, t("fair.copy_verify")),
+  );
+}
+
+/**
+ * A check made here: a fair shoe's report, a studio shoe's, or why there is none.
+ * @typedef {{report?: import("./fairverify.js").VerifyReport, studio?: import("./studioverify.js").StudioReport, error?: string}} Outcome
+ */
+
 // ---- the panel -------------------------------------------------------------------------------
 
 /** The panel; returns {el, update(shoe, finished)}. */
 export function fairnessPanel() {
   const current = h("dl", { class: "fair__list" });
   const revealed = h("div", { class: "fair__revealed" });
-  /** @type {Map<string, {report?: import("./fairverify.js").VerifyReport, error?: string}>} */
+  /** @type {Map<string, Outcome>} */
   const checked = new Map();
   /** @type {any} */
   let shoeNow = null;
@@ -337,16 +514,10 @@ export function fairnessPanel() {
   );
   const seatNeeded = h("p", { class: "fair__algo", hidden: true }, t("fair.seat_needed"));
 
-  const el = h(
-    "details",
-    { class: "panel fair", open: true },
-    h("summary", { class: "panel-title" }, t("fair.title")),
-    h("p", { class: "fair__intro" }, t("fair.intro")),
-    current,
-    seedForm,
-    seatNeeded,
-    revealed,
-  );
+  // The title and the words above the list: a fair shoe's, or a studio shoe's.
+  const summary = h("summary", { class: "panel-title" }, t("fair.title"));
+  const intro = h("p", { class: "fair__intro" }, t("fair.intro"));
+  const el = h("details", { class: "panel fair", open: true }, summary, intro, current, seedForm, seatNeeded, revealed);
 
   /**
    * @param {string} text
@@ -420,37 +591,55 @@ export function fairnessPanel() {
    * @param {string} shoeId
    * @param {HTMLElement} button
    * @param {HTMLElement} result
+   * @param {boolean} [studio]  a studio shoe's record (the cards as read)
    */
-  async function verifyHere(shoeId, button, result) {
+  async function verifyHere(shoeId, button, result, studio = false) {
     button.setAttribute("aria-busy", "true");
-    showOutcome(result, shoeId, null);
-    /** @type {{report?: import("./fairverify.js").VerifyReport, error?: string}} */
+    showOutcome(result, shoeId, null, studio);
+    /** @type {Outcome} */
     let outcome;
     try {
-      const { verifyRecord } = await loadVerifier();
-      outcome = { report: await verifyRecord(await api.shoeRecord(shoeId)) };
+      const record = await api.shoeRecord(shoeId);
+      if (studio) {
+        const verifier = await loadStudioVerifier();
+        outcome = { studio: verifier.verifyStudioRecord(record, await publishedRules(record, verifier)) };
+      } else {
+        const { verifyRecord } = await loadVerifier();
+        outcome = { report: await verifyRecord(record) };
+      }
     } catch (error) {
       outcome = { error: error?.code ? errorText(error) : String(error?.message ?? error) };
     }
     checked.set(shoeId, outcome);
     button.removeAttribute("aria-busy");
-    announce(outcome.report ? summaryText(outcome.report) : t("fair.cannot_verify", { reason: outcome.error }));
-    if (result.isConnected) showOutcome(result, shoeId, outcome);
+    announce(
+      outcome.studio
+        ? studioSummaryText(outcome.studio)
+        : outcome.report
+          ? summaryText(outcome.report)
+          : t("fair.cannot_verify", { reason: outcome.error }),
+    );
+    if (result.isConnected) showOutcome(result, shoeId, outcome, studio);
   }
 
   /**
    * The result area: one summary line (a live region, so it is read out) and the marks.
    * @param {HTMLElement} result
    * @param {string} shoeId
-   * @param {{report?: import("./fairverify.js").VerifyReport, error?: string} | null} outcome  null: busy
+   * @param {Outcome | null} outcome  null: busy
+   * @param {boolean} [studio]
    */
-  function showOutcome(result, shoeId, outcome) {
+  function showOutcome(result, shoeId, outcome, studio = false) {
     const [summary, details] = /** @type {HTMLElement[]} */ (Array.from(result.children));
     result.dataset.shoe = shoeId;
     delete result.dataset.verdict;
     fill(details);
     if (outcome === null) {
-      summary.textContent = t("fair.rebuilding");
+      summary.textContent = t(studio ? "fair.replaying" : "fair.rebuilding");
+    } else if (outcome.studio) {
+      result.dataset.verdict = outcome.studio.ok ? "ok" : "fail";
+      summary.textContent = `${outcome.studio.ok ? "✓" : "✗"} ${studioSummaryText(outcome.studio)}`;
+      fill(details, studioReportView(outcome.studio));
     } else if (outcome.report) {
       result.dataset.verdict = outcome.report.ok ? "ok" : "fail";
       summary.textContent = `${outcome.report.ok ? "✓" : "✗"} ${summaryText(outcome.report)}`;
@@ -461,8 +650,51 @@ export function fairnessPanel() {
     }
   }
 
+  /**
+   * An ended studio shoe: its record (every card read) to download, check here or with the
+   * command; no seed to reveal.
+   * @param {any} finished
+   */
+  function drawStudioRecord(finished) {
+    revealed.dataset.shoe = finished.id;
+    const result = h(
+      "div",
+      { class: "fair__check" },
+      h("p", { class: "fair__summary" }),
+      h("div", { class: "fair__details" }),
+    );
+    fill(
+      revealed,
+      h("h3", { class: "fair__heading" }, t("fair.studio_ended", { shoe: finished.id })),
+      h("p", { class: "fair__intro" }, t("fair.studio_record")),
+      recordLinks(finished.id),
+      h(
+        "p",
+        { class: "fair__links" },
+        h(
+          "button",
+          {
+            type: "button",
+            class: "btn btn--small btn--gold fair__verify-here",
+            onclick: (/** @type {MouseEvent} */ event) =>
+              verifyHere(finished.id, /** @type {HTMLElement} */ (event.currentTarget), result, true),
+          },
+          t("fair.verify_here"),
+        ),
+      ),
+      result,
+      verifyCommand(),
+    );
+    const done = checked.get(finished.id);
+    if (done) showOutcome(result, finished.id, done, true);
+  }
+
   /** @param {any} finished */
   function drawRevealed(finished) {
+    if (isStudioShoe(finished) && finished?.status === "ended") {
+      drawStudioRecord(finished);
+      return;
+    }
     if (!finished?.server_seed) {
       delete revealed.dataset.shoe;
       fill(revealed);
@@ -497,25 +729,7 @@ export function fairnessPanel() {
         hexRow(t("fair.client_seed"), finished.client_seed, whose),
         hexRow(t("fair.digest"), finished.digest),
       ),
-      h(
-        "p",
-        { class: "fair__links" },
-        h(
-          "button",
-          {
-            type: "button",
-            class: "btn btn--small btn--gold",
-            onclick: (/** @type {MouseEvent} */ event) =>
-              downloadRecord(finished.id, /** @type {HTMLElement} */ (event.currentTarget)),
-          },
-          t("fair.download"),
-        ),
-        h(
-          "a",
-          { href: shoeRecordUrl(finished.id), class: "fair__link", target: "_blank", rel: "noopener" },
-          shoeRecordUrl(finished.id),
-        ),
-      ),
+      recordLinks(finished.id),
       h(
         "p",
         { class: "fair__links" },
@@ -531,13 +745,7 @@ export function fairnessPanel() {
         ),
       ),
       result,
-      h(
-        "p",
-        { class: "fair__verify" },
-        t("fair.check_yourself"),
-        h("code", {}, VERIFY),
-        copyButton(VERIFY, t("fair.copy_verify")),
-      ),
+      verifyCommand(),
     );
     const done = checked.get(finished.id);
     if (done) showOutcome(result, finished.id, done);
@@ -546,46 +754,56 @@ export function fairnessPanel() {
   return {
     el,
     /**
-     * shoe: {id, commitment, client_seed, cards_left, algorithm}; finished: {id, server_seed,
-     * client_seed, digest} or null.
+     * shoe: {id, commitment, client_seed, cards_left, algorithm} (a studio shoe: {id, kind,
+     * certificate}); finished: {id, server_seed, client_seed, digest} (a studio shoe's: {id,
+     * kind, status}) or null; studio: a person deals the table from a card-reading shoe.
      * @param {any} shoe
      * @param {any} finished
+     * @param {boolean} [studio]
      */
-    update(shoe, finished) {
+    update(shoe, finished, studio = isStudioShoe(shoe)) {
       const seated = Boolean(session.token);
-      seedForm.hidden = !seated;
-      seatNeeded.hidden = seated;
+      // A studio shoe takes no seed: its cards are as the dealer shuffled them.
+      seedForm.hidden = !seated || studio;
+      seatNeeded.hidden = seated || studio;
       if (shoe?.id !== lastShoeId) {
         // A new shoe: its client seed is open until its first betting window closes.
         lastShoeId = shoe?.id ?? null;
         shoeNow = shoe;
-        if (mySeed && seated) void offerSeed();
+        if (mySeed && seated && !studio) void offerSeed();
       } else if (shoe?.client_seed && shoeNow && !shoeNow.client_seed) {
         shoeNow = shoe;
       }
       // Redraw only on a change, so a focused button keeps its focus while events arrive.
-      const currentKey = JSON.stringify([shoe?.id, shoe?.commitment, shoe?.client_seed]);
+      const currentKey = JSON.stringify([studio, shoe?.id, shoe?.commitment, shoe?.client_seed, shoe?.certificate]);
       if (currentKey !== shownCurrent) {
         shownCurrent = currentKey;
-        fill(
-          current,
+        summary.textContent = t(studio ? "fair.studio_title" : "fair.title");
+        intro.textContent = t(studio ? "fair.studio_intro" : "fair.intro");
+        el.classList.toggle("fair--studio", studio);
+        const shoeRow = h(
+          "div",
+          { class: "fair__row" },
+          h("dt", {}, t("fair.shoe")),
           h(
-            "div",
-            { class: "fair__row" },
-            h("dt", {}, t("fair.shoe")),
-            h(
-              "dd",
-              { dataset: { shoe: shoe?.id ?? "" } },
-              h("code", {}, shoe?.id ?? "–"),
-              shoe?.algorithm ? h("span", { class: "fair__algo" }, shoe.algorithm) : null,
-            ),
+            "dd",
+            { dataset: { shoe: shoe?.id ?? "" } },
+            h("code", {}, shoe?.id ?? "–"),
+            shoe?.algorithm && !studio ? h("span", { class: "fair__algo" }, shoe.algorithm) : null,
           ),
-          hexRow(t("fair.commitment"), shoe?.commitment),
-          shoe?.client_seed ? hexRow(t("fair.client_seed"), shoe.client_seed) : null,
         );
+        if (studio) fill(current, shoeRow, certificateRows(shoe?.certificate));
+        else
+          fill(
+            current,
+            shoeRow,
+            hexRow(t("fair.commitment"), shoe?.commitment),
+            shoe?.client_seed ? hexRow(t("fair.client_seed"), shoe.client_seed) : null,
+          );
       }
       const revealedKey = JSON.stringify([
         finished?.id,
+        finished?.status,
         finished?.server_seed,
         finished?.client_seed,
         finished?.digest,

@@ -45,6 +45,7 @@ export function tableInfo() {
           t(model.dealing(table) === "face-down" ? "dealing.face_down_long" : "dealing.face_up"),
           "dealing",
         ),
+        model.dealerName(table) ? fact(t("facts.dealer"), model.dealerName(table), "dealer") : null,
         fact(t("facts.round"), model.roundLabel(table, round) || "–", "round"),
         fact(t("facts.cards_left"), Number.isInteger(shoe?.cards_left) ? String(shoe.cards_left) : "–", "cards-left"),
         fact(t("facts.watching"), String(model.watching(table)), "watching"),

@@ -48,6 +48,7 @@ import { has, t } from "./i18n.js";
  * @property {any} [previous_shoe]
  * @property {number} [watching]
  * @property {Record<string, number>} [stakes]  every player's stakes on the round, per spot
+ * @property {import("./studionotice.js").Desk | null} [studio]  a studio table's desk
  * @property {number} [now]
  */
 
@@ -156,6 +157,53 @@ export function settings(table) {
 export function videoStream(table) {
   const { mode, stream_url: url } = settings(table);
   return mode === "studio" && typeof url === "string" && url !== "" ? url : null;
+}
+
+/**
+ * Whether a person deals the table from a card-reading shoe (a studio table).
+ * @param {Partial<Table>} table
+ */
+export function isStudio(table) {
+  return settings(table).mode === "studio";
+}
+
+/**
+ * A studio table's desk: what it waits for (`next`), a halt, a card waiting for the supervisor,
+ * the dealer seated; null at a table the server deals.
+ * @param {Partial<Table>} table
+ * @returns {import("./studionotice.js").Desk | null}
+ */
+export function studioDesk(table) {
+  return table.studio ?? null;
+}
+
+/**
+ * A person's name as the page shows it: a login name (the server keeps staff usernames in lower
+ * case, "dana") with a capital first letter, "Dana"; a name written otherwise as it was written.
+ * @param {string} name
+ * @returns {string}
+ */
+export function personName(name) {
+  return name === name.toLocaleLowerCase() ? name.charAt(0).toLocaleUpperCase() + name.slice(1) : name;
+}
+
+/**
+ * The dealer seated at a studio table (a name, as shown), or null.
+ * @param {Partial<Table>} table
+ * @returns {string | null}
+ */
+export function dealerName(table) {
+  const name = studioDesk(table)?.dealer;
+  return typeof name === "string" && name !== "" ? personName(name) : null;
+}
+
+/**
+ * Whether a shoe (the one in play, or an ended one) is a studio's: read as it left a physical
+ * shoe, with a shuffle certificate instead of a seed.
+ * @param {any} shoe
+ */
+export function isStudioShoe(shoe) {
+  return shoe?.kind === "studio";
 }
 
 /**

@@ -73,6 +73,9 @@ export function scoreboard() {
     });
   }
 
+  // What the roads are not, and where the cards come from: the shuffled shoe alone, or at a
+  // studio table the shoe its dealer shuffled, each card as it is read.
+  const note = h("p", { class: "roads__note" }, t("scoreboard.note"));
   const el = h(
     "section",
     { class: "roads", "aria-labelledby": "roads-title" },
@@ -96,7 +99,7 @@ export function scoreboard() {
       ),
       stats,
     ),
-    h("p", { class: "roads__note" }, t("scoreboard.note")),
+    note,
   );
 
   /** @param {string} side */
@@ -180,6 +183,10 @@ export function scoreboard() {
     update(next) {
       snapshot = next ?? null;
       draw();
+    },
+    /** @param {boolean} studio  a person deals the table from a card-reading shoe */
+    setStudio(studio) {
+      note.textContent = t(studio ? "scoreboard.note_studio" : "scoreboard.note");
     },
     destroy() {
       observer.disconnect();

@@ -177,6 +177,52 @@ export function mountTable(main, id) {
     );
   }
 
+  // ---- a studio table's notices ----
+
+  // A studio table's procedures, in words (never a card): a halt, a misscan, a new shoe, … Its
+  // module is fetched the first time a studio table is shown (a table the server deals needs
+  // none); the notices of events that come meanwhile are kept for it, in order.
+  /** @type {ReturnType<typeof import("./studionotice.js").studioNotice> | null} */
+  let desk = null;
+  let deskLoading = false;
+  /** @type {{notice?: string, detail?: string}[]} */
+  let deskEvents = [];
+  let destroyed = false;
+
+  /** The studio notice, at a studio table: loaded if need be, and shown as the table is now. */
+  function showDesk() {
+    if (desk) {
+      desk.fromSnapshot(model.studioDesk(state.table ?? {}));
+      return;
+    }
+    if (deskLoading || !model.isStudio(state.table ?? {})) return;
+    deskLoading = true;
+    import("./studionotice.js").then(
+      ({ studioNotice }) => {
+        deskLoading = false;
+        if (destroyed) return;
+        desk = studioNotice();
+        notice.el.after(desk.el);
+        for (const event of deskEvents) desk.update({ notice: event.notice, detail: event.detail });
+        deskEvents = [];
+        showDesk();
+      },
+      () => {
+        // Not fetched (the connection dropped): the next snapshot asks again.
+        deskLoading = false;
+      },
+    );
+  }
+
+  /** @param {{studio?: any, notice?: string, detail?: string}} event  a `studio` message */
+  function studioEvent(event) {
+    if (desk) desk.update(event);
+    else {
+      deskEvents.push(event);
+      showDesk();
+    }
+  }
+
   // ---- messages ----
 
   /** @type {number | null} */
@@ -233,7 +279,7 @@ export function mountTable(main, id) {
     }
     view.classList.toggle("is-offline", !state.online);
     info.update(table, state.round);
-    fairness.update(model.shoe(table), state.finished ?? model.finishedShoe(table));
+    fairness.update(model.shoe(table), state.finished ?? model.finishedShoe(table), model.isStudio(table));
   }
 
   /** @param {import("./model.js").Round | null} round */
@@ -283,6 +329,8 @@ export function mountTable(main, id) {
     const result = model.result(table);
     if (result) showResult(result);
     notice.fromSnapshot(table.last_round);
+    showDesk();
+    board.setStudio(model.isStudio(table));
     board.update(model.roads(table));
     draw();
     if (account.playing) {
@@ -318,7 +366,10 @@ export function mountTable(main, id) {
         table.shoe = { ...event.shoe, cards_left: (event.shoe?.decks ?? 0) * 52 };
         table.roads = null;
         board.update(null);
-        if (state.shoeEnded) {
+        // A studio shoe has no commitment to show: the `studio` message that follows says who
+        // shuffled it.
+        if (model.isStudioShoe(table.shoe)) state.shoeEnded = false;
+        else if (state.shoeEnded) {
           // The last shoe ended while this page watched: show the shuffle, not an instant restart.
           stage.shuffle(table.shoe);
           announce(t("shuffle.announce", { shoe: table.shoe.number ?? "–" }));
@@ -335,6 +386,11 @@ export function mountTable(main, id) {
         stage.clear();
         setRound(model.roundFromEvent(event));
         announce(t("table.round_open", { shoe: table.shoe?.number ?? "–", number: event.number ?? "–" }));
+        break;
+      case "studio":
+        // A studio table's desk changed, with what happened (never a card).
+        table.studio = event.studio ?? table.studio;
+        studioEvent(event);
         break;
       case "watching":
         // Sent shortly after anyone joins or leaves (this connection included).
@@ -394,6 +450,12 @@ export function mountTable(main, id) {
         state.shoeEnded = true;
         table.previous_shoe = state.finished;
         announce(t("table.shoe_ended"));
+        // A studio table now waits for its dealer's next shoe (the server sends no `studio`
+        // message for it: the next one comes with that shoe).
+        if (table.studio) {
+          table.studio = { ...table.studio, next: "shoe_change" };
+          showDesk();
+        }
         break;
       default:
         break;
@@ -476,6 +538,8 @@ export function mountTable(main, id) {
       unsubscribe();
       stage.destroy();
       board.destroy();
+      destroyed = true;
+      desk?.destroy();
       video?.destroy();
       video = null;
       wantedStream = null;

@@ -14,13 +14,23 @@ const REASONS = {
   "the table is no longer dealt and its cards were not drawn; every stake is returned": "void.undealt",
 };
 
+// A studio table's procedures (baccarat.live.studio_desk), by how their reasons begin.
+/** @type {[string, string][]} */
+const STUDIO_REASONS = [
+  ["game before time:", "void.before_time"],
+  ["misdeal:", "void.misdeal"],
+  ["impossible card:", "void.impossible"],
+];
+
 /**
  * Why a round was voided, in the language shown (the server writes its reasons in English).
  * @param {string | null | undefined} reason
  * @returns {string}
  */
 export function voidReason(reason) {
-  return t(REASONS[reason ?? ""] ?? "void.other");
+  const text = reason ?? "";
+  const studio = STUDIO_REASONS.find(([start]) => text.startsWith(start));
+  return t(REASONS[text] ?? studio?.[1] ?? "void.other");
 }
 
 /**

@@ -79,6 +79,7 @@ export default {
   "facts.round": "Round",
   "facts.dealing": "Dealing",
   "facts.cards_left": "Cards left",
+  "facts.dealer": "Dealer",
   "facts.range": "{min} – {max}",
   "facts.round_id": "#{id}",
 
@@ -230,6 +231,23 @@ export default {
   "void.restart": "The table restarted before the cards were drawn; every stake is returned.",
   "void.undealt": "The table is no longer dealt and its cards were not drawn; every stake is returned.",
   "void.other": "Every stake is returned.",
+  "void.before_time": "A card was drawn before betting closed: the round is void and every stake is returned.",
+  "void.misdeal": "The dealer called a misdeal; every stake is returned.",
+  "void.impossible": "A card that could not come next was set aside; every stake is returned.",
+
+  // ---- a studio table's notices (studionotice.js) ----
+  "studio.halted": "The table is paused while the supervisor checks a card.",
+  "studio.misscan": "A card is being confirmed by the supervisor.",
+  "studio.dummy": "The misdealt coup is dealt on with no bets, to keep the shoe's order.",
+  "studio.no_shoe": "Waiting for the dealer's new shoe.",
+  "studio.burn": "The new shoe's burn cards are being drawn.",
+  "studio.resumed": "The supervisor has checked the card: the game goes on.",
+  "studio.confirmed": "The supervisor confirmed the card.",
+  "studio.card_burned": "A card drawn before betting closed was burned; betting goes on.",
+  "studio.shoe_change": "New shoe, shuffled by {name}.",
+  "studio.shoe_next": "A new shoe comes after this round.",
+  "studio.dealer_change": "Your dealer is now {name}.",
+  "studio.dummy_done": "The dummy hand is complete: the next round opens.",
 
   // ---- a studio table's video (video.js) ----
   "video.label": "Table video",
@@ -269,6 +287,8 @@ export default {
   "scoreboard.title": "Scoreboard",
   "scoreboard.asks": "Asks",
   "scoreboard.note": "Roads record the past; they predict nothing. Every coup is dealt from the shuffled shoe alone.",
+  "scoreboard.note_studio":
+    "Roads record the past; they predict nothing. Every card comes from the shoe the dealer shuffled, read as it leaves.",
   "ask.banker": "B ask",
   "ask.player": "P ask",
   "ask.label": "{shown}: where a {side} result would be drawn. {parts}.",
@@ -352,6 +372,36 @@ export default {
   "fair.part_burn": "the burn differs",
   "fair.part_coups": "{bad} of {total} coups differ from the shoe",
   "fair.part_missing": { one: "{count} coup is missing", other: "{count} coups are missing" },
+  "fair.studio_title": "Studio shoe — cards as read",
+  "fair.studio_intro":
+    "A dealer deals from a real shoe. Every card is read as it leaves the shoe, before it is shown; the record of the whole shoe is published when it ends.",
+  "fair.shuffled_by": "Shuffled by",
+  "fair.shuffled_at": "Shuffled",
+  "fair.decks": "Decks",
+  "fair.serials": "Deck serials",
+  "fair.cut_card": "Cut card",
+  "fair.cut_card_at": { one: "{count} card from the end", other: "{count} cards from the end" },
+  "fair.studio_ended": "Shoe {shoe} ended: its record is published",
+  "fair.studio_record": "Every card read from it, in order, and each coup with its wagers.",
+  "fair.replaying": "Replaying the cards read…",
+  "fair.studio_ok":
+    "Verified: all {reads} cards read follow the shoe's rules, and all {total} coups are the cards read for them.",
+  "fair.studio_ok_paid":
+    "Verified: all {reads} cards read follow the shoe's rules, and all {total} coups are the cards read for them, every payout too.",
+  "fair.part_certificate": "the shuffle certificate differs",
+  "fair.part_reads": "the reads break the shoe's rules",
+  "fair.part_coups_read": "{bad} of {total} coups differ from the cards read",
+  "fair.certificate": "Certificate",
+  "fair.reads": "Reads",
+  "fair.payouts": "Payouts",
+  "fair.ok_certificate": "The shuffle certificate matches the shoe",
+  "fair.ok_reads": "Every card read follows the shoe's rules",
+  "fair.ok_payouts": "Every wager is paid as the rules pay it",
+  "fair.coup_read": "Coup {number} is the cards read for it",
+  "fair.studio_checked":
+    "Checked here: every card read against the burn, the drawing rules, the decks and the cut card, and each coup's cards, totals and winner. The payouts are checked by the command below.",
+  "fair.studio_checked_paid":
+    "Checked here: every card read against the burn, the drawing rules, the decks and the cut card, and each coup's cards, totals, winner and payouts.",
 
   // ---- history (history.js) ----
   "history.title": "Your last rounds",

@@ -79,6 +79,7 @@ export default {
   "facts.round": "Putaran",
   "facts.dealing": "Pembagian kartu",
   "facts.cards_left": "Sisa kartu",
+  "facts.dealer": "Dealer meja",
   "facts.range": "{min} – {max}",
   "facts.round_id": "#{id}",
 
@@ -232,6 +233,23 @@ export default {
   "void.restart": "Meja dimulai ulang sebelum kartu ditarik; semua taruhan dikembalikan.",
   "void.undealt": "Meja tidak lagi dimainkan dan kartunya belum ditarik; semua taruhan dikembalikan.",
   "void.other": "Semua taruhan dikembalikan.",
+  "void.before_time": "Sebuah kartu ditarik sebelum taruhan ditutup: putaran batal dan semua taruhan dikembalikan.",
+  "void.misdeal": "Dealer menyatakan kartu salah dibagikan; semua taruhan dikembalikan.",
+  "void.impossible": "Kartu yang tidak mungkin keluar berikutnya disisihkan; semua taruhan dikembalikan.",
+
+  // ---- a studio table's notices (studionotice.js) ----
+  "studio.halted": "Meja dijeda sementara supervisor memeriksa sebuah kartu.",
+  "studio.misscan": "Sebuah kartu sedang dikonfirmasi oleh supervisor.",
+  "studio.dummy": "Putaran yang salah dibagikan diteruskan tanpa taruhan agar urutan kartu di shoe tetap terjaga.",
+  "studio.no_shoe": "Menunggu shoe baru dari dealer.",
+  "studio.burn": "Kartu buangan dari shoe baru sedang ditarik.",
+  "studio.resumed": "Supervisor sudah memeriksa kartu itu: permainan berlanjut.",
+  "studio.confirmed": "Supervisor sudah mengonfirmasi kartu itu.",
+  "studio.card_burned": "Kartu yang ditarik sebelum taruhan ditutup dibuang; taruhan tetap dibuka.",
+  "studio.shoe_change": "Shoe baru, dikocok oleh {name}.",
+  "studio.shoe_next": "Shoe baru dipakai setelah putaran ini.",
+  "studio.dealer_change": "Dealer Anda sekarang {name}.",
+  "studio.dummy_done": "Putaran tanpa taruhan sudah selesai: putaran berikutnya dibuka.",
 
   // ---- video meja studio (video.js) ----
   "video.label": "Video meja",
@@ -263,6 +281,8 @@ export default {
   "scoreboard.asks": "Tanya",
   "scoreboard.note":
     "Catatan jalan menunjukkan hasil yang telah terjadi; catatan itu tidak meramalkan apa pun. Setiap putaran dibagikan hanya dari shoe yang sudah dikocok.",
+  "scoreboard.note_studio":
+    "Catatan jalan menunjukkan hasil yang telah terjadi; catatan itu tidak meramalkan apa pun. Setiap kartu berasal dari shoe yang dikocok dealer, dibaca saat keluar.",
   "ask.banker": "Tanya B",
   "ask.player": "Tanya P",
   "ask.label": "{shown}: tempat hasil {side} akan digambar. {parts}.",
@@ -347,6 +367,36 @@ export default {
   "fair.part_burn": "kartu buangan berbeda",
   "fair.part_coups": "{bad} dari {total} putaran berbeda dari shoe",
   "fair.part_missing": { other: "{count} putaran hilang" },
+  "fair.studio_title": "Shoe studio — kartu sesuai hasil baca",
+  "fair.studio_intro":
+    "Dealer membagikan kartu dari shoe sungguhan. Setiap kartu dibaca saat keluar dari shoe, sebelum diperlihatkan; catatan seluruh shoe diterbitkan saat shoe selesai.",
+  "fair.shuffled_by": "Dikocok oleh",
+  "fair.shuffled_at": "Waktu kocok",
+  "fair.decks": "Dek",
+  "fair.serials": "Nomor seri dek",
+  "fair.cut_card": "Kartu potong",
+  "fair.cut_card_at": { other: "{count} kartu dari akhir" },
+  "fair.studio_ended": "Shoe {shoe} selesai: catatannya diterbitkan",
+  "fair.studio_record": "Setiap kartu yang dibaca, berurutan, dan setiap putaran dengan taruhannya.",
+  "fair.replaying": "Memutar ulang kartu yang dibaca…",
+  "fair.studio_ok":
+    "Terverifikasi: semua {reads} kartu yang dibaca mengikuti aturan shoe, dan semua {total} putaran sama dengan kartu yang dibaca untuknya.",
+  "fair.studio_ok_paid":
+    "Terverifikasi: semua {reads} kartu yang dibaca mengikuti aturan shoe, dan semua {total} putaran sama dengan kartu yang dibaca untuknya, termasuk pembayarannya.",
+  "fair.part_certificate": "sertifikat kocokan berbeda",
+  "fair.part_reads": "kartu yang dibaca melanggar aturan shoe",
+  "fair.part_coups_read": "{bad} dari {total} putaran berbeda dari kartu yang dibaca",
+  "fair.certificate": "Sertifikat",
+  "fair.reads": "Kartu dibaca",
+  "fair.payouts": "Pembayaran",
+  "fair.ok_certificate": "Sertifikat kocokan cocok dengan shoe",
+  "fair.ok_reads": "Setiap kartu yang dibaca mengikuti aturan shoe",
+  "fair.ok_payouts": "Setiap taruhan dibayar sesuai aturan",
+  "fair.coup_read": "Putaran {number} sama dengan kartu yang dibaca untuknya",
+  "fair.studio_checked":
+    "Diperiksa di sini: setiap kartu yang dibaca terhadap kartu buangan, aturan penarikan, jumlah dek, dan kartu potong, serta kartu, nilai, dan pemenang setiap putaran. Pembayaran diperiksa dengan perintah di bawah.",
+  "fair.studio_checked_paid":
+    "Diperiksa di sini: setiap kartu yang dibaca terhadap kartu buangan, aturan penarikan, jumlah dek, dan kartu potong, serta kartu, nilai, pemenang, dan pembayaran setiap putaran.",
 
   // ---- riwayat ----
   "history.title": "Putaran terakhir Anda",
