@@ -43,6 +43,8 @@ def test_the_demo_robot_deals_the_studio_table(
     # It shuffles a shoe and reads its burn through the device, card by card.
     wait_until(lambda: (_studio(server)["studio"] or {}).get("reads", 0) >= 2, 30, "the burn")
     assert _studio(server)["shoe"]["kind"] == "studio"
+    seated = wait_until(lambda: (_studio(server)["studio"] or {}).get("dealer"), 30, "a dealer")
+    assert seated == "studio-robot"  # it takes the table as a dealer does
     server.stop()
     server.start()  # a restart: a new password and a new token, the old token revoked
     wait_until(lambda: _studio(server)["shoe"] is not None, 30, "the shoe again")

@@ -30,6 +30,16 @@ function dealingBadge(table) {
   );
 }
 
+/**
+ * A studio table's badge: a person deals it from a real shoe (no badge at a table the server
+ * deals).
+ * @param {Table} table
+ */
+function studioBadge(table) {
+  if (!model.isStudio(table)) return null;
+  return h("span", { class: "badge badge--studio", title: t("lobby.studio_title") }, t("lobby.studio"));
+}
+
 /** @param {any} roads  the table's roads snapshot */
 function shoeCounts(roads) {
   const stats = roads?.stats ?? {};
@@ -63,7 +73,7 @@ function tile(table) {
       "div",
       { class: "lobby-card__head" },
       h("h2", { class: "lobby-card__title" }, h("a", { href, class: "lobby-card__link" }, model.tableName(table))),
-      dealingBadge(table),
+      h("span", { class: "lobby-card__badges" }, studioBadge(table), dealingBadge(table)),
     ),
     h("p", { class: "lobby-card__rules" }, model.rulesetDescription(table)),
     h("div", { class: "lobby-card__road" }, miniBigRoad(model.roads(table))),

@@ -61,7 +61,10 @@ export default {
   // ---- the lobby (lobby.js) ----
   "lobby.title": "Lobby",
   "lobby.heading": "Live baccarat",
-  "lobby.intro": "Choose a table. Every shoe is provably fair: its commitment is published before the first bet.",
+  "lobby.intro":
+    "Choose a table. The server's shoes are provably fair: each commitment is published before the first bet; a studio's cards are read from a real shoe as they are dealt.",
+  "lobby.studio": "Live studio",
+  "lobby.studio_title": "A dealer deals this table from a real shoe; every card is read as it leaves",
   "lobby.loading": "Loading tables…",
   "lobby.none": "No table is open right now.",
   "lobby.failed": "The tables cannot be listed: {reason} Retrying…",

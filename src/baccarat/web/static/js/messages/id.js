@@ -61,7 +61,10 @@ export default {
   // ---- lobi ----
   "lobby.title": "Lobi",
   "lobby.heading": "Baccarat langsung",
-  "lobby.intro": "Pilih meja. Setiap shoe terbukti adil: komitmennya diumumkan sebelum taruhan pertama.",
+  "lobby.intro":
+    "Pilih meja. Shoe dari server terbukti adil: komitmennya diterbitkan sebelum taruhan pertama; kartu di meja studio dibaca dari shoe sungguhan saat dibagikan.",
+  "lobby.studio": "Studio langsung",
+  "lobby.studio_title": "Dealer membagikan kartu meja ini dari shoe sungguhan; setiap kartu dibaca saat keluar",
   "lobby.loading": "Memuat meja…",
   "lobby.none": "Belum ada meja yang buka saat ini.",
   "lobby.failed": "Daftar meja tidak dapat ditampilkan: {reason} Mencoba lagi…",
