@@ -125,11 +125,7 @@ def set_staff_password(connection: Connection, staff_id: str, password_hash: str
     connection.execute(
         update(staff_users).where(staff_users.c.id == staff_id).values(password_hash=password_hash)
     )
-    connection.execute(
-        update(staff_sessions)
-        .where(staff_sessions.c.staff_id == staff_id, staff_sessions.c.ended_at.is_(None))
-        .values(ended_at=at)
-    )
+    STAFF_SESSIONS.end(connection, at, owner_id=staff_id)
 
 
 def find_staff(connection: Connection, username: str) -> StaffMember | None:
