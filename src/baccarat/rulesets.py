@@ -25,6 +25,7 @@ import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -271,7 +272,39 @@ def _resolve_extends(data: dict[str, Any], source: str, depth: int = 0) -> dict[
     base = _resolve_extends(base, source, depth + 1)
     base.pop("extends", None)
     own = {k: v for k, v in data.items() if k != "extends"}
-    return _merged(base, own)
+    return _merged(_rescaled(base, own), own)
+
+
+def _rescaled(base: dict[str, Any], own: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` with the per-bet limits it sets moved with the table's limits ``own`` sets:
+    a rule set that extends another at other stakes (a rupiah table over a dollar one) keeps
+    each bet's limits in the same proportion to the table's, instead of refusing them.
+
+    >>> base = {"table": {"min_stake": 100, "max_stake": 1_000}, "bets": {"tie": {"max_stake": 200}}}
+    >>> _rescaled(base, {"table": {"min_stake": 10_000, "max_stake": 500_000}})["bets"]
+    {'tie': {'max_stake': 100000}}
+    """
+    base_table = base.get("table")
+    own_table = own.get("table")
+    if not isinstance(base_table, Mapping) or not isinstance(own_table, Mapping):
+        return base
+    factors = {}
+    for key, default in (("min_stake", 100), ("max_stake", 1_000_000)):
+        old, new = base_table.get(key, default), own_table.get(key, base_table.get(key, default))
+        if isinstance(old, int) and isinstance(new, int) and old > 0 and new != old:
+            factors[key] = Fraction(new, old)
+    bets = base.get("bets")
+    if not factors or not isinstance(bets, Mapping):
+        return base
+    scaled: dict[str, Any] = {}
+    for name, spec in bets.items():
+        if isinstance(spec, Mapping):
+            spec = dict(spec)
+            for key, factor in factors.items():
+                if isinstance(spec.get(key), int) and not isinstance(spec[key], bool):
+                    spec[key] = max(1, round(spec[key] * factor))
+        scaled[name] = spec
+    return {**base, "bets": scaled}
 
 
 class _Reader:

@@ -9,7 +9,7 @@ import pytest
 
 from baccarat.bets import BET_NAMES
 from baccarat.payout import Payout, PayoutError, Result
-from baccarat.rulesets import BUILTIN_RULESETS, RuleSetError, load_ruleset
+from baccarat.rulesets import BUILTIN_RULESETS, RuleSetError, load_ruleset, parse_ruleset
 
 MAIN = {"player", "banker", "tie"}
 
@@ -170,3 +170,23 @@ def test_a_rule_set_counts_in_one_currency(tmp_path: Path) -> None:
     yen.write_text('name = "yen"\nextends = "standard"\ncurrency = "JPY"\n', "utf-8")
     with pytest.raises(RuleSetError, match="key 'currency': must be one of"):
         load_ruleset(yen)
+
+
+def test_extending_at_other_stakes_moves_each_bets_limits_with_the_tables() -> None:
+    """A rupiah table over the dollar one: every bet keeps its limits in proportion, instead of
+    a per-bet maximum below the new table minimum refusing the whole rule set."""
+    base = load_ruleset("standard")
+    rupiah = parse_ruleset(
+        "name = 'rp'\ncurrency = 'IDR'\nextends = 'standard'\n[table]\n"
+        "min_stake = 1_000_000\nmax_stake = 5_000_000_000\nchips = [1_000_000, 5_000_000]\n"
+    )
+    for name, rule in base.bets.items():
+        scaled = rupiah.bets[name]
+        assert scaled.max_stake == rule.max_stake * 5_000
+        assert scaled.min_stake == rule.min_stake * 10_000
+    # A bet's own limits in the extending file are taken as written.
+    own = parse_ruleset(
+        "name = 'rp'\nextends = 'standard'\n[table]\nmin_stake = 1_000\nmax_stake = 10_000_000\n"
+        "[bets.tie]\nmax_stake = 123_000\n"
+    )
+    assert own.bets["tie"].max_stake == 123_000 and own.bets["banker"].max_stake == 10_000_000
