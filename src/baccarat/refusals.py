@@ -62,6 +62,9 @@ class RefusalCode(StrEnum):
     USERNAME_TAKEN = "username_taken"
     #: A new guest while the operator has turned guests off.
     GUESTS_DISABLED = "guests_disabled"
+    #: A new guest asked for from a device whose last seat (a guest or a login) an operator
+    #: locked or closed (its seat device token names it), until an operator unlocks it.
+    DEVICE_LOCKED = "device_locked"
     #: A logout of a session that has ended already.
     NOT_A_SESSION = "not_a_session"
 

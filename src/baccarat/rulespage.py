@@ -26,7 +26,6 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from baccarat.analysis.exact import bet_evs
 from baccarat.bets import BetType
 from baccarat.fair import ALGORITHM
 from baccarat.payout import Payout, Result
@@ -41,6 +40,7 @@ __all__ = [
     "drawing_table",
     "event_text",
     "house_edges",
+    "odds_text",
     "pay_table",
     "payout_text",
     "percent",
@@ -114,11 +114,34 @@ def event_text(bet: BetType, event: str) -> str:
     return _FIXED_EVENTS.get(event, event.replace("_", " "))
 
 
+def odds_text(payout: Payout) -> str:
+    """A payout's odds as the tables print them, the house style wherever a payout is shown
+    (the spots, the rules page, ``baccarat rules``; the page's ``format.js`` ``odds`` alike):
+    whole odds ``N:1``, odds that are a short decimal ``D:1`` (as live tables print a
+    commissioned Banker win), any other fraction in its lowest terms; a half pay ``1:2``;
+    ``push`` and ``lose`` as they are.
+
+    >>> [odds_text(Payout.parse(t)) for t in ("19:20", "27:50", "3:2", "8:1", "1:3", "half")]
+    ['0.95:1', '0.54:1', '1.5:1', '8:1', '1:3', '1:2']
+    """
+    if payout.result is Result.HALF:
+        return "1:2"
+    if payout.result is not Result.WIN:
+        return payout.result.value
+    value = payout.odds
+    for places in (0, 1, 2):
+        scaled = value * 10**places
+        if scaled.denominator == 1:
+            whole, part = divmod(scaled.numerator, 10**places)
+            return f"{whole}:1" if places == 0 else f"{whole}.{part:0{places}d}:1"
+    return f"{value.numerator}:{value.denominator}"
+
+
 def payout_text(payout: Payout) -> str:
-    """A payout in words.
+    """A payout in words, its odds as ``odds_text`` prints them.
 
     >>> payout_text(Payout.parse("19:20")), payout_text(Payout.parse("push"))
-    ('pays 19 to 20', 'pushes: the stake is returned')
+    ('pays 0.95 to 1', 'pushes: the stake is returned')
     >>> payout_text(Payout.parse("half")), payout_text(Payout.parse("lose"))
     ('pays half: 1 to 2', 'loses')
     """
@@ -126,7 +149,8 @@ def payout_text(payout: Payout) -> str:
         return "pushes: the stake is returned"
     if payout.result is Result.LOSE:
         return "loses"
-    odds = f"{payout.odds.numerator} to {payout.odds.denominator}"
+    win, stake = odds_text(payout).split(":")
+    odds = f"{win} to {stake}"
     return f"pays half: {odds}" if payout.result is Result.HALF else f"pays {odds}"
 
 
@@ -139,15 +163,19 @@ def _event_order(bet: BetType) -> Callable[[str], int]:
 
 
 def pay_table(rule: BetRule) -> list[dict[str, str]]:
-    """The pay table of one bet as the table names it, in the bet's order, then what loses."""
+    """The pay table of one bet as the table names it, in the bet's order, then what loses:
+    each event with the payout in the rule set's own syntax (``pays``, ``"19:20"``), as
+    printed for people (``odds``, ``"0.95:1"``) and in words (``text``)."""
     rows = [
         {"event": event, "when": event_text(rule.type, event), "pays": str(payout)}
-        | {"text": payout_text(payout)}
+        | {"odds": odds_text(payout), "text": payout_text(payout)}
         for event, payout in sorted(
             rule.pays.items(), key=lambda item: _event_order(rule.type)(item[0])
         )
     ]
-    rows.append({"event": "lose", "when": "anything else", "pays": "lose", "text": "loses"})
+    rows.append(
+        {"event": "lose", "when": "anything else", "pays": "lose", "odds": "lose", "text": "loses"}
+    )
     return rows
 
 
@@ -222,6 +250,10 @@ def house_edges(ruleset: RuleSet) -> dict[str, Fraction]:
     >>> percent(house_edges(load_ruleset("standard"))["banker"])
     '1.0579'
     """
+    # Imported here: the exact analysis is heavy to load, and ``odds_text`` (for
+    # ``baccarat rules`` too) needs none of it.
+    from baccarat.analysis.exact import bet_evs
+
     return {name: -ev for name, ev in bet_evs(ruleset).items()}
 
 

@@ -93,6 +93,9 @@ def test_recall_of_the_last_10_rounds_matches_the_ledger(service: Service) -> No
             b["bet"]: b["stake"] for b in recalled["bets"]
         }
         assert {int(line["balance_after"]) for line in rows} == {recalled["balance_after"]}
+        # Named as its table names it: the shoe's number there and the round's in the shoe.
+        named = {(int(line["shoe_number"]), int(line["number"])) for line in rows}
+        assert named == {(recalled["shoe_number"], recalled["number"])}
 
 
 def test_history_needs_a_token_and_valid_paging(service: Service) -> None:

@@ -104,7 +104,7 @@ def test_every_default_in_the_help_is_shown(command: str) -> None:
 def test_rules_prints_the_drawing_table_and_pay_tables() -> None:
     code, out, _ = run("rules", "no-commission")
     assert code == 0
-    assert "Banker 3" in out and "win_6 half" in out and "Super 6" in out
+    assert "Banker 3" in out and "win_6 1:2" in out and "Super 6" in out
 
 
 def test_the_installed_command_runs(tmp_path: Path) -> None:

@@ -12,7 +12,7 @@ import pytest
 
 from baccarat.fair import ALGORITHM
 from baccarat.rulesets import BUILTIN_RULESETS, load_ruleset
-from baccarat.rulespage import rules_page
+from baccarat.rulespage import odds_text, rules_page
 from baccarat.table.recovery import recovery_action
 from baccarat.table.round import Phase
 
@@ -107,6 +107,7 @@ def test_every_offered_bet_with_its_whole_pay_table(
             "event": "lose",
             "when": "anything else",
             "pays": "lose",
+            "odds": "lose",
             "text": "loses",
         }
         for row in rows[:-1]:
@@ -114,8 +115,9 @@ def test_every_offered_bet_with_its_whole_pay_table(
             if payout.result.value == "push":
                 assert row["text"] == "pushes: the stake is returned"
             else:
-                odds = payout.odds
-                assert row["text"].endswith(f"{odds.numerator} to {odds.denominator}")
+                # The words say the odds as the table prints them: "0.95:1", "pays 0.95 to 1".
+                assert row["odds"] == odds_text(payout)
+                assert row["text"].endswith(row["odds"].replace(":", " to "))
             assert row["when"] and "_" not in row["when"]
 
 
@@ -137,7 +139,8 @@ def test_pay_tables_read_in_words() -> None:
         "event": "big",
         "when": "the coup uses 5 or 6 cards",
         "pays": "27:50",
-        "text": "pays 27 to 50",
+        "odds": "0.54:1",
+        "text": "pays 0.54 to 1",
     }
 
 

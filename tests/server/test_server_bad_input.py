@@ -173,8 +173,11 @@ def battery(table: str, round_id: int) -> list[Probe]:
         probes.append(Probe("GET", "/api/me/history", params={"page": text}))
         probes.append(Probe("GET", "/api/me/history", params={"per_page": text}))
     for body in BAD_BODIES:
-        for route in ("/api/accounts", "/api/sessions"):
+        for route in ("/api/accounts", "/api/sessions", "/api/players/seat-status"):
             probes.append(Probe("POST", route, content=body, authed=False))
+    for seat in ("", "x" * 65, "\x00" * 65, "a" * 32 + "." + "\ud800" * 32, 2**63, ["x"]):
+        for route in ("/api/players", "/api/players/seat-status"):
+            probes.append(Probe("POST", route, {"seat_device": seat}, authed=False))
     probes.append(Probe("POST", "/api/accounts", {"username": "okname", "password": "p" * 200_000}))
     limits_bodies: list[Any] = [
         {"loss": {"day": -1}},

@@ -89,6 +89,8 @@ def card(seq: int, own: dict[str, dict[str, Any]] | None = None) -> Broadcast:
             "table_id": "ez",
             "now": NOW,
             "round_id": 1,
+            "shoe_number": 1,
+            "number": 1,
             "reason": "test",
         }
         return Broadcast("ez", seq, json.dumps(event), event, own, snapshot, RULES)

@@ -139,6 +139,7 @@ def test_a_client_gets_its_snapshot_then_every_event_in_order() -> None:
 
 def test_the_live_table_follows_what_the_round_returned() -> None:
     live, feed, mirror = table()
+    live.know_shoe("shoe-1", 3)  # as a shoe the dealer loaded or started
     opened = opened_round()
     live.follow(opened)
     phases = [live.phase]
@@ -162,7 +163,13 @@ def test_the_live_table_follows_what_the_round_returned() -> None:
     phases.append(live.phase)
     assert phases == [Phase.OPEN, Phase.CLOSED, Phase.DEALT, Phase.SETTLED]
     assert mirror.phase is Phase.SETTLED and mirror.seq == feed.seq
-    assert live.last_round == {"id": 1, "number": 1, "phase": "settled", "void_reason": None}
+    assert live.last_round == {
+        "id": 1,
+        "shoe_number": 3,
+        "number": 1,
+        "phase": "settled",
+        "void_reason": None,
+    }
     # A round resumed with two cards shown: the table shows those two, in its turn order.
     resumed = RoundRow(2, "ez", "shoe-1", 2, replace(row.state, id=2, revealed=0b101))
     live.begin(resumed)

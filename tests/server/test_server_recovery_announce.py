@@ -87,6 +87,8 @@ def test_a_void_at_restart_is_in_the_snapshot_and_the_history(
     last = snapshot["table"]["last_round"]
     assert last["id"] == round_id and last["phase"] == "voided"
     assert last["void_reason"] == RESTART_VOID_REASON and last["number"] >= 1
+    # Named as the table names it: the shoe it was voided in (still in play) and its number.
+    assert last["shoe_number"] == snapshot["table"]["shoe"]["number"]
     with server.client() as anonymous:
         # The REST view of the table is the same snapshot.
         assert anonymous.get("/api/tables/standard").json()["last_round"] == last
@@ -96,6 +98,7 @@ def test_a_void_at_restart_is_in_the_snapshot_and_the_history(
         csv_text = client.get("/api/me/history.csv").text
     [recalled] = [r for r in rounds if r["round_id"] == round_id]
     assert recalled["phase"] == "voided" and recalled["void_reason"] == RESTART_VOID_REASON
+    assert (recalled["shoe_number"], recalled["number"]) == (last["shoe_number"], last["number"])
     lines = list(csv.DictReader(io.StringIO(csv_text)))
     mine = [line for line in lines if line["round_id"] == str(round_id)]
     assert len(mine) == len(BETS)
@@ -126,6 +129,7 @@ def test_a_resumed_round_is_revealed_and_settled_to_connected_clients(
     assert view["phase"] == "settled" and view["winner"] == result["winner"]
     assert table["last_round"] == {
         "id": round_id,
+        "shoe_number": table["shoe"]["number"],
         "number": view["number"],
         "phase": "settled",
         "void_reason": None,

@@ -86,7 +86,7 @@ STATE = Broadcast("standard", 1, None, None, {}, SNAPSHOT, TOML)
 def card(seq: int, own: dict[str, dict[str, Any]] | None = None) -> Broadcast:
     """Event ``seq``: a void of round 1 (with a player's own part, if ``own`` has one)."""
     event = {"type": "round_void", "seq": seq, "table_id": "standard", "now": NOW}
-    event |= {"round_id": 1, "reason": "test"}
+    event |= {"round_id": 1, "shoe_number": 1, "number": 1, "reason": "test"}
     fields = dict(event) if own else None
     return Broadcast("standard", seq, json.dumps(event), fields, own or {}, SNAPSHOT, TOML)
 

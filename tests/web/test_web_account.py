@@ -274,7 +274,7 @@ def test_rules_page_shows_every_bet_with_its_edge(open_page: Opener, served: Ser
             f".rules-bet[data-bet='{bet['name']}'] tbody tr",
             "rows => rows.map(r => [r.querySelector('th').textContent, r.querySelector('td').textContent])",
         )
-        assert rows == [[row["when"], row["pays"]] for row in bet["pays"]]
+        assert rows == [[row["when"], row["odds"]] for row in bet["pays"]]
     grid = page.eval_on_selector_all(
         "[data-table='banker-drawing'] tbody tr",
         "rows => rows.map(r => [...r.querySelectorAll('td')].map(td => td.dataset.action))",

@@ -574,7 +574,7 @@ def test_the_english_rules_pages_say_what_the_server_says(
                 "rows => rows.map(r => [r.querySelector('th').textContent, r.querySelector('td').textContent,"
                 " r.querySelector('td').title])",
             )
-            assert rows == [[row["when"], row["pays"], row["text"]] for row in bet["pays"]], (
+            assert rows == [[row["when"], row["odds"], row["text"]] for row in bet["pays"]], (
                 name,
                 bet["name"],
             )

@@ -412,7 +412,11 @@ def test_a_card_drawn_before_betting_closed_voids_the_round(
     player.table.wait_balance(balance - stake)
     dealer.read()  # while betting is open: game before time
     page.wait_for_selector(f'.void-notice[data-round="{round_id}"]')
-    assert page.inner_text(".void-notice__text") == f"Round {round_id} void — stakes returned"
+    # Named as the table names it: its shoe's number there and its number in that shoe.
+    shoe = served.get(f"/api/tables/{STUDIO}")["shoe"]["number"]
+    number = served.get(f"/api/rounds/{round_id}")["number"]
+    named = f"Shoe {shoe} · Round {number}"
+    assert page.inner_text(".void-notice__text") == f"{named} void — stakes returned"
     assert page.inner_text(".void-notice__reason") == (
         "A card was drawn before betting closed: the round is void and every stake is returned."
     )

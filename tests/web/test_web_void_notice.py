@@ -26,16 +26,20 @@ def page(module_page: Page) -> Page:
 
 def test_the_text_names_only_a_voided_round(page: Page) -> None:
     rounds: list[Any] = [
-        {"id": 17, "number": 3, "phase": "voided", "void_reason": REASON},
-        {"id": 18, "number": 4, "phase": "settled", "void_reason": None},
+        {"id": 17, "shoe_number": 2, "number": 3, "phase": "voided", "void_reason": REASON},
+        {"id": 18, "shoe_number": 2, "number": 4, "phase": "settled", "void_reason": None},
         None,
         {"phase": "voided"},
+        # A shoe the table had not shown: the round in it is still named by its number.
+        {"id": 19, "shoe_number": None, "number": 5, "phase": "voided", "void_reason": REASON},
     ]
+    # The round as the table names it (its shoe and its number there), never the server-wide id.
     assert call_module(page, "voidnotice.js", "voidText", [[r] for r in rounds]) == [
-        "Round 17 void — stakes returned",
+        "Shoe 2 · Round 3 void — stakes returned",
         None,
         None,
         None,
+        "Shoe – · Round 5 void — stakes returned",
     ]
 
 
@@ -52,17 +56,17 @@ def test_the_notice_follows_snapshots_events_results_and_dismissal(page: Page) -
              });
              const steps = {};
              steps.fresh = look();
-             notice.fromSnapshot({ id: 17, number: 3, phase: "voided", void_reason: reason });
+             notice.fromSnapshot({ id: 17, shoe_number: 2, number: 3, phase: "voided", void_reason: reason });
              steps.snapshot = look();
              notice.resulted();
              steps.result = look();
-             notice.voided({ type: "round_void", round_id: 21, reason });
+             notice.voided({ type: "round_void", round_id: 21, shoe_number: 2, number: 4, reason });
              steps.event = look();
              notice.el.querySelector("button").click();
              steps.dismissed = look();
-             notice.fromSnapshot({ id: 21, number: 4, phase: "voided", void_reason: reason });
+             notice.fromSnapshot({ id: 21, shoe_number: 2, number: 4, phase: "voided", void_reason: reason });
              steps.again = look();
-             notice.fromSnapshot({ id: 22, number: 5, phase: "settled", void_reason: null });
+             notice.fromSnapshot({ id: 22, shoe_number: 2, number: 5, phase: "settled", void_reason: null });
              steps.settled = look();
              notice.el.remove();
              return steps;
@@ -72,11 +76,11 @@ def test_the_notice_follows_snapshots_events_results_and_dismissal(page: Page) -
     hidden = {"visible": False, "text": ""}
     assert seen["fresh"] == hidden
     assert seen["snapshot"]["visible"]
-    assert seen["snapshot"]["text"].startswith("Round 17 void — stakes returned")
+    assert seen["snapshot"]["text"].startswith("Shoe 2 · Round 3 void — stakes returned")
     assert WORDED in seen["snapshot"]["text"]
     assert seen["result"] == hidden
     assert seen["event"]["visible"]
-    assert seen["event"]["text"].startswith("Round 21 void — stakes returned")
+    assert seen["event"]["text"].startswith("Shoe 2 · Round 4 void — stakes returned")
     # Dismissed: a reconnect's snapshot of the same round does not bring it back.
     assert seen["dismissed"] == hidden and seen["again"] == hidden
     assert seen["settled"] == hidden

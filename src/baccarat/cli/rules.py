@@ -11,6 +11,7 @@ from rich.table import Table
 from baccarat.cli.app import app, console
 from baccarat.cli.common import open_ruleset
 from baccarat.rulesets import BetRule
+from baccarat.rulespage import odds_text
 from baccarat.tableau import BANKER_DRAWS_ON
 
 
@@ -55,7 +56,8 @@ def pay_tables(bets: Iterable[BetRule]) -> Table:
     for header in ("Bet", "Pays", "Min", "Max", "What it is"):
         table.add_column(header)
     for rule in bets:
-        pays = ", ".join(f"{event} {payout}" for event, payout in rule.pays.items())
+        # The odds as the table's spots and rules page print them ("0.95:1", not "19:20").
+        pays = ", ".join(f"{event} {odds_text(payout)}" for event, payout in rule.pays.items())
         table.add_row(
             rule.type.label, pays, str(rule.min_stake), str(rule.max_stake), rule.type.description
         )

@@ -88,6 +88,7 @@ from baccarat.store.seal import SeedVault
 from baccarat.store.settlement import SettledRound, VoidedRound, settle_round, void_round
 from baccarat.store.shoes import (
     fix_client_seed,
+    get_shoe,
     last_ended_shoe,
     open_shoe,
 )
@@ -330,6 +331,8 @@ class Dealer:
         shoe_row = await self.store.read(lambda c: open_shoe(c, self.table_id, self.vault))
         ended = await self.store.read(lambda c: last_ended_shoe(c, self.table_id))
         self.table.previous_shoe = None if ended is None else ended.public()
+        if ended is not None:
+            self.table.know_shoe(ended.id, ended.number)
         self.table.begin(None)
         if shoe_row is None:
             self.table.shoe, self.shoes.source = None, None
@@ -339,6 +342,7 @@ class Dealer:
         if self.desk is not None:
             await self.desk.load()
         pending = await self.store.read(lambda c: unfinished_rounds(c, self.table_id))
+        await self._know_shoes(pending)
         resumable: list[RoundRow] = []
         for row in pending:
             drawn = len(row.state.drawn)
@@ -350,10 +354,23 @@ class Dealer:
             elif action in ("resume", "draw"):
                 resumable.append(row)
         last = await self.store.read(lambda c: last_finished_round(c, self.table_id))
-        self.table.last_round = None if last is None else finished_round(last)
+        if last is None:
+            self.table.last_round = None
+        else:
+            await self._know_shoes([last])
+            self.table.last_round = finished_round(last, self.table.shoe_number(last.shoe_id))
         if resumable:
             self.table.begin(resumable[0])
         return resumable
+
+    async def _know_shoes(self, rows: list[RoundRow]) -> None:
+        """Read the number of each shoe of ``rows`` the table has not shown (a round is named
+        by its shoe's number)."""
+        unknown = {row.shoe_id for row in rows if self.table.shoe_number(row.shoe_id) is None}
+        for shoe_id in sorted(unknown):
+            found = await self.store.read(partial(get_shoe, shoe_id=shoe_id))
+            if found is not None:
+                self.table.know_shoe(found.id, found.number)
 
     async def resume(self, resumable: list[RoundRow]) -> None:
         """Finish each round left: draw the rest of a partial coup from the source, then

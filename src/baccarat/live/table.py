@@ -42,10 +42,19 @@ from baccarat.table import (
 __all__ = ["LiveTable", "finished_round"]
 
 
-def finished_round(row: RoundRow) -> dict[str, Any]:
-    """A finished round as the snapshot's ``last_round`` shows it."""
+def finished_round(row: RoundRow, shoe_number: int | None) -> dict[str, Any]:
+    """A finished round as the snapshot's ``last_round`` shows it: its server-wide ``id``, and
+    how people at the table name it, the number of its shoe at the table and its ``number``
+    in that shoe.
+
+    >>> from baccarat.table import Round
+    >>> state = Round.open(9, opened_at=0, closes_at=1).round.void("a reason", 2).round
+    >>> finished_round(RoundRow(9, "standard", "s-2", 1, state), 2)
+    {'id': 9, 'shoe_number': 2, 'number': 1, 'phase': 'voided', 'void_reason': 'a reason'}
+    """
     return {
         "id": row.id,
+        "shoe_number": shoe_number,
         "number": row.number,
         "phase": row.phase.value,
         "void_reason": row.void_reason,
@@ -59,7 +68,9 @@ class LiveTable:
         self.settings = settings
         self.ruleset = ruleset
         self.subscribers = Subscribers()
-        self.shoe: ShoeRow | None = None
+        #: The number at this table of each shoe it has shown (``shoe_number``).
+        self._shoe_numbers: dict[str, int] = {}
+        self._shoe: ShoeRow | None = None
         #: The last ended shoe, public with its server seed.
         self.previous_shoe: dict[str, Any] | None = None
         #: Cards left in the shoe before the current round's first card.
@@ -84,6 +95,25 @@ class LiveTable:
     @property
     def id(self) -> str:
         return self.settings.table_id
+
+    @property
+    def shoe(self) -> ShoeRow | None:
+        """The shoe in play (or the last one, ended, between shoes)."""
+        return self._shoe
+
+    @shoe.setter
+    def shoe(self, row: ShoeRow | None) -> None:
+        self._shoe = row
+        if row is not None:
+            self.know_shoe(row.id, row.number)
+
+    def know_shoe(self, shoe_id: str, number: int) -> None:
+        """Remember the number of shoe ``shoe_id`` at this table (a round names it)."""
+        self._shoe_numbers[shoe_id] = number
+
+    def shoe_number(self, shoe_id: str) -> int | None:
+        """The number at this table of shoe ``shoe_id``, if this table has shown it."""
+        return self._shoe_numbers.get(shoe_id)
 
     @property
     def phase(self) -> Phase | None:
@@ -147,7 +177,7 @@ class LiveTable:
                 self.board.add_coup(coup)
                 self.result = coup
             case RoundSettled() | RoundVoided():
-                self.last_round = finished_round(row)
+                self.last_round = finished_round(row, self.shoe_number(row.shoe_id))
             case _:
                 pass
 

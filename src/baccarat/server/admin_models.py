@@ -189,10 +189,11 @@ class IntegrityView(_AdminModel):
 
 
 class AdminRound(_AdminModel):
-    id: int
+    id: int = Field(description="The server-wide round id.")
     table_id: str
     shoe_id: str
-    number: int
+    shoe_number: int = Field(description="The number of the round's shoe at its table.")
+    number: int = Field(description="The round's number in its shoe.")
     phase: Literal["open", "closed", "dealt", "settled", "voided"]
     opened_at: str
     finished_at: str | None

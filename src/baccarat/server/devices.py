@@ -14,6 +14,16 @@ and staff. A guesser has no token; a stolen one still needs the password.
 (True, False, False)
 >>> is_known(key, "ivy", token[:-1] + ("0" if token[-1] != "0" else "1"))
 False
+
+A *seat device token* is of the same key, for another purpose: it names the player of the
+device's last seat, a guest or a login (``issue_seat``), so that an operator's lock of that
+player follows the device (``seat_holder``): while the player is locked, the device gets no
+new guest, and the page learns why its token stopped working. It holds the player's id, which
+the device knows anyway, and a MAC: another id cannot be put in it.
+
+>>> seat = issue_seat(key, "0" * 32)
+>>> seat_holder(key, seat) == "0" * 32, seat_holder(key, "1" * 32 + seat[32:]), seat_holder(key, "x")
+(True, None, None)
 """
 
 from __future__ import annotations
@@ -24,7 +34,7 @@ import secrets
 
 from baccarat.server.ratelimit import username_key
 
-__all__ = ["device_key", "is_known", "issue"]
+__all__ = ["device_key", "is_known", "issue", "issue_seat", "seat_holder"]
 
 
 def device_key(pseudonym_key: bytes) -> bytes:
@@ -49,3 +59,21 @@ def is_known(key: bytes, username: str, token: str | None) -> bool:
         return False
     nonce, _, mac = token.partition(".")
     return hmac.compare_digest(mac, _mac(key, username, nonce))
+
+
+def _seat_mac(key: bytes, player_id: str) -> str:
+    return hmac.new(key, f"seat\x00{player_id}".encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def issue_seat(key: bytes, player_id: str) -> str:
+    """The seat device token of ``player_id``: the device's last seat is theirs."""
+    return f"{player_id}.{_seat_mac(key, player_id)}"
+
+
+def seat_holder(key: bytes, token: str | None) -> str | None:
+    """The player a seat device token names, or ``None`` for a token this server did not make."""
+    if not token or "." not in token:
+        return None
+    player_id, _, mac = token.partition(".")
+    expected = _seat_mac(key, player_id).encode()
+    return player_id if hmac.compare_digest(mac.encode(), expected) else None

@@ -89,6 +89,7 @@ REFUSAL_STATUS: Mapping[RefusalCode, int] = MappingProxyType(
                 _C.SELF_EXCLUDED,
                 _C.SESSION_LIMIT,
                 _C.GUESTS_DISABLED,
+                _C.DEVICE_LOCKED,
                 _C.DEMO_ACCOUNT,
                 _C.STAFF_ONLY,
                 _C.ROLE_FORBIDDEN,

@@ -15,8 +15,8 @@ Messages are serialized from these models only (``text``), and the JSON Schema p
 
 >>> from baccarat.table import RoundVoided
 >>> stamp = Stamp(seq=8, table_id="standard", now=1_718_000_000_000)
->>> RoundVoidEvent.of(stamp, RoundVoided(3, "shuffle error", 0)).text()
-'{"type":"round_void","seq":8,"table_id":"standard","now":1718000000000,"round_id":3,"reason":"shuffle error"}'
+>>> RoundVoidEvent.of(stamp, RoundVoided(3, "shuffle error", 0), 1, 2).text()
+'{"type":"round_void","seq":8,"table_id":"standard","now":1718000000000,"round_id":3,"shoe_number":2,"number":1,"reason":"shuffle error"}'
 >>> MESSAGES.validate_json('{"type": "watching", "seq": 9, "table_id": "t", "now": 1, "count": 2}')
 WatchingEvent(type='watching', seq=9, table_id='t', now=1, count=2)
 """
@@ -378,13 +378,26 @@ class RoundVoidEvent(TableEvent, _OmitsAbsent):
     ABSENT: ClassVar[tuple[str, ...]] = ("returned",)
 
     type: Literal["round_void"] = "round_void"
-    round_id: int
+    round_id: int = Field(description="The server-wide round id.")
+    shoe_number: int | None = Field(
+        description="The number of the round's shoe at its table (null only for a shoe the "
+        "table has not shown): with `number`, how players name the round."
+    )
+    number: int = Field(description="The round's number in its shoe.")
     reason: str
     returned: int | SkipJsonSchema[None] = _own("The player's own copy only.")
 
     @classmethod
-    def of(cls, stamp: Stamp, event: RoundVoided) -> RoundVoidEvent:
-        return cls(**stamp, round_id=event.round_id, reason=event.reason)
+    def of(
+        cls, stamp: Stamp, event: RoundVoided, number: int, shoe_number: int | None
+    ) -> RoundVoidEvent:
+        return cls(
+            **stamp,
+            round_id=event.round_id,
+            shoe_number=shoe_number,
+            number=number,
+            reason=event.reason,
+        )
 
 
 class WatchingEvent(TableEvent):

@@ -253,7 +253,8 @@ class TableFeed:
             case RoundSettled():
                 return SettledEvent.of(stamp, event, players=len(own or ()))
             case RoundVoided():
-                return RoundVoidEvent.of(stamp, event)
+                shoe_number = self.table.shoe_number(row.shoe_id)
+                return RoundVoidEvent.of(stamp, event, row.number, shoe_number)
 
     def publish(
         self,

@@ -22,6 +22,7 @@ __all__ = [
     "MAX_ID",
     "MAX_INT",
     "PRINTABLE",
+    "SEAT_DEVICE_PATTERN",
     "AllowedBreaks",
     "Amount",
     "Balance",
@@ -36,6 +37,7 @@ __all__ = [
     "Credentials",
     "ErrorBody",
     "ErrorDetail",
+    "GuestRequest",
     "Health",
     "HistoryPage",
     "HistoryRound",
@@ -59,6 +61,8 @@ __all__ = [
     "RoundState",
     "RoundView",
     "RulesPage",
+    "SeatDeviceRequest",
+    "SeatStatus",
     "SeedRequest",
     "SeedResponse",
     "SessionModel",
@@ -139,11 +143,40 @@ class ErrorBody(_Model):
     error: ErrorDetail
 
 
+#: What a seat device token looks like (``baccarat.server.devices.issue_seat``).
+SEAT_DEVICE_PATTERN = r"^[0-9a-f]{32}\.[0-9a-f]{32}$"
+SEAT_DEVICE = (
+    "Keep it on this device, apart from the token (it outlives the session): send it when "
+    "asking for a new guest, and to learn why a token stopped working."
+)
+
+
+class GuestRequest(_Model):
+    seat_device: str | None = Field(
+        None,
+        pattern=SEAT_DEVICE_PATTERN,
+        description="The seat device token this device kept, if any: a device whose last "
+        "seat an operator locked gets no new guest (403 device_locked).",
+    )
+
+
+class SeatDeviceRequest(_Model):
+    seat_device: str = Field(pattern=SEAT_DEVICE_PATTERN)
+
+
+class SeatStatus(_Model):
+    status: Literal["active", "locked", "closed"] = Field(
+        description="The account of the device's last seat: locked or closed by an operator "
+        "(its sessions ended then), or active."
+    )
+
+
 class PlayerCreated(_Model):
     id: str
     token: str = Field(description="Bearer token; shown only once.")
     balance: int = Field(description="Minor units.")
     demo: bool = Field(description="Always true: a guest's balance is demo money.")
+    seat_device: str = Field(description=SEAT_DEVICE)
 
 
 class Me(_Model):
@@ -195,8 +228,13 @@ class RoundState(_Model):
 
 
 class LastRound(_Model):
-    id: int
-    number: int
+    id: int = Field(description="The server-wide round id.")
+    shoe_number: int | None = Field(
+        None,
+        description="The number of the round's shoe at its table (null only for a shoe the "
+        "table has not shown): with `number`, how players name the round.",
+    )
+    number: int = Field(description="The round's number in its shoe.")
     phase: Literal["settled", "voided"]
     void_reason: str | None
 
@@ -407,6 +445,7 @@ class LoggedIn(_Model):
         description="Wrong passwords for this username since its previous login."
     )
     device: str = Field(description="Keep it on this device and send it with the next login.")
+    seat_device: str = Field(description=SEAT_DEVICE)
     balance: int
     session: SessionModel = Field(description="The responsible-gaming session just started.")
 
@@ -560,9 +599,10 @@ class HistorySpot(_Model):
 
 
 class HistoryRound(_Model):
-    round_id: int
+    round_id: int = Field(description="The server-wide round id.")
     table_id: str
-    number: int
+    shoe_number: int = Field(description="The number of the round's shoe at its table.")
+    number: int = Field(description="The round's number in its shoe.")
     time_ms: int
     phase: str
     void_reason: str | None

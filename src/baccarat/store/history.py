@@ -1,6 +1,7 @@
 """Game recall: the rounds a player bet on, newest first, with the ledger's own balances.
 
-Each round gives its bets per spot (undone bets left out), the cards shown so far and the
+Each round is named as its table names it (the table, its shoe's number there and its number
+in that shoe) besides its server-wide id, and gives its bets per spot (undone bets left out), the cards shown so far and the
 result once announced (``RoundRow.face``: never a card before its reveal), what each spot
 returned, and the player's balance just before the round's first ledger entry
 on the player's account and just after its last one: both are sums of the ledger's
@@ -19,6 +20,7 @@ from baccarat.coup import Coup
 from baccarat.store.ledger import player_account
 from baccarat.store.rounds import get_round
 from baccarat.store.schema import bet_outcomes, bets, ledger_entries, ledger_transactions
+from baccarat.store.shoes import shoe_numbers
 
 __all__ = ["RoundRecall", "history_page"]
 
@@ -29,6 +31,9 @@ class RoundRecall:
 
     round_id: int
     table_id: str
+    #: The number of the round's shoe at its table.
+    shoe_number: int
+    #: The round's number in its shoe.
     number: int
     time_ms: int
     phase: str
@@ -46,6 +51,7 @@ class RoundRecall:
         return {
             "round_id": self.round_id,
             "table_id": self.table_id,
+            "shoe_number": self.shoe_number,
             "number": self.number,
             "time_ms": self.time_ms,
             "phase": self.phase,
@@ -82,10 +88,20 @@ def history_page(
             played.order_by(bets.c.round_id.desc()).limit(per_page).offset((page - 1) * per_page)
         )
     )
-    return int(total), [_recall(connection, player_id, r) for r in round_ids]
+    numbers: dict[str, int] = {}
+    return int(total), [_recall(connection, player_id, r, numbers) for r in round_ids]
 
 
-def _recall(connection: Connection, player_id: str, round_id: int) -> RoundRecall:
+def _shoe_number(connection: Connection, shoe_id: str, known: dict[str, int]) -> int:
+    """The number of shoe ``shoe_id`` at its table (read once per page into ``known``)."""
+    if shoe_id not in known:
+        known.update(shoe_numbers(connection, [shoe_id]))
+    return known[shoe_id]
+
+
+def _recall(
+    connection: Connection, player_id: str, round_id: int, numbers: dict[str, int]
+) -> RoundRecall:
     row = get_round(connection, round_id)
     assert row is not None
     query = (
@@ -116,6 +132,7 @@ def _recall(connection: Connection, player_id: str, round_id: int) -> RoundRecal
     return RoundRecall(
         round_id=round_id,
         table_id=row.table_id,
+        shoe_number=_shoe_number(connection, row.shoe_id, numbers),
         number=row.number,
         time_ms=row.finished_at or row.closed_at or row.opened_at,
         phase=row.phase.value,

@@ -10,6 +10,7 @@ leave the server until the shoe has ended.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,7 @@ __all__ = [
     "reseal_open_shoes",
     "seal_open_shoes",
     "sealed_key_counts",
+    "shoe_numbers",
     "start_shoe",
     "start_studio_shoe",
 ]
@@ -246,6 +248,15 @@ def get_shoe(
         query = query.with_for_update()
     row = connection.execute(query).first()
     return None if row is None else _row(row, vault)
+
+
+def shoe_numbers(connection: Connection, shoe_ids: Iterable[str]) -> dict[str, int]:
+    """The number at its table of each shoe of ``shoe_ids`` (how a round's shoe is named)."""
+    wanted = sorted(set(shoe_ids))
+    if not wanted:
+        return {}
+    query = select(shoes.c.id, shoes.c.number).where(shoes.c.id.in_(wanted))
+    return {str(row.id): int(row.number) for row in connection.execute(query)}
 
 
 def open_shoe(

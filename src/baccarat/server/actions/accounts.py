@@ -2,7 +2,11 @@
 login and logout with their audit record in it).
 
 A guest is given the demo credit in demo money and a session that expires after the
-server's ``guest_lifetime_ms``, unless the operator turned guests off. A registered player
+server's ``guest_lifetime_ms``, unless the operator turned guests off. A guest and a login are
+answered a seat device token naming their player (``server.devices.issue_seat``), which the
+page keeps apart from the session: a device whose last seat an operator has locked or closed
+gets no new guest while it stays so (``device_locked``), and the page can ask why its token
+stopped working (``seat_status``). A registered player
 logs in with a username and a password (argon2id, checked in the
 guard's password pool, off the event loop) and gets a bearer token that expires after the
 server's ``session_lifetime_ms``. A login during a break is refused, and the refusal is on
@@ -27,9 +31,18 @@ from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible import PlayerState, Session, may_play
 from baccarat.responsible.instants import from_epoch_ms
 from baccarat.server.clock import Clock, iso_utc
+from baccarat.server.devices import issue_seat, seat_holder
 from baccarat.server.feedsessions import end_feeds
 from baccarat.server.guard import Guard
-from baccarat.server.models import LoggedIn, Me, PlayerCreated, Registered, SessionModel, Ticket
+from baccarat.server.models import (
+    LoggedIn,
+    Me,
+    PlayerCreated,
+    Registered,
+    SeatStatus,
+    SessionModel,
+    Ticket,
+)
 from baccarat.server.service import Service
 from baccarat.store.accounts import (
     Login,
@@ -74,25 +87,50 @@ class Accounts:
         self.guard = guard
         self.clock = clock
 
-    async def new_guest(self) -> PlayerCreated | Refusal:
-        """A guest player holding the demo credit in demo money, and its token (a session
-        that expires, like a login's); ``guests_disabled`` while guests are off."""
+    async def new_guest(self, seat_device: str | None = None) -> PlayerCreated | Refusal:
+        """A guest player holding the demo credit in demo money, its token (a session that
+        expires, like a login's) and its seat device token; ``guests_disabled`` while guests
+        are off, ``device_locked`` while the player of the device's last seat
+        (``seat_device``) is locked or closed. A seat device token this server did not make
+        counts as none: it cannot keep a device from demo play for ever."""
         config = self.service.config
         if not config.guests:
             message = "this table service does not offer demo play"
             return Refusal(RefusalCode.GUESTS_DISABLED, message)
         credit, lifetime = config.demo_credit, config.guest_lifetime_ms
         now = self.clock.now_ms()
+        key = await self.service.device_key()
+        holder = seat_holder(key, seat_device)
 
-        def run(c: Connection) -> tuple[str, str]:
+        def run(c: Connection) -> tuple[str, str] | Refusal:
+            if holder is not None and get_status(c, holder).state != "active":
+                message = (
+                    "the account last played on this device is locked by the casino: "
+                    "contact support"
+                )
+                return Refusal(RefusalCode.DEVICE_LOCKED, message)
             # The player's own token hash is of a secret never shown.
             player_id = create_player(c, new_token(), credit, db_now(c), demo=True)
             token, _ = open_guest_session(c, player_id, now, lifetime)
             return player_id, token
 
-        player_id, token = await self.service.runner.write(run)
+        made = await self.service.runner.write(run)
+        if isinstance(made, Refusal):
+            return made
+        player_id, token = made
         self.service.tokens.know(token, player_id)
-        return PlayerCreated(id=player_id, token=token, balance=credit, demo=True)
+        seat = issue_seat(key, player_id)
+        return PlayerCreated(id=player_id, token=token, balance=credit, demo=True, seat_device=seat)
+
+    async def seat_status(self, seat_device: str) -> SeatStatus | Refusal:
+        """Whether the player of a device's last seat is locked or closed (why its token
+        stopped working), or active; ``invalid_request`` for a token this server did not
+        make."""
+        holder = seat_holder(await self.service.device_key(), seat_device)
+        if holder is None:
+            return Refusal(RefusalCode.INVALID_REQUEST, "not a seat device token of this server")
+        state = await self.service.runner.read(lambda c: get_status(c, holder).state)
+        return SeatStatus.model_validate({"status": state})
 
     async def me(self, player: str) -> Me:
         """The player's balance (money not staked), and whether it is demo money."""
@@ -212,6 +250,7 @@ class Accounts:
             previous_login_at=None if previous is None else iso_utc(previous),
             failed_logins=failed,
             device=device,
+            seat_device=issue_seat(await self.service.device_key(), pid),
             balance=balance,
             session=SessionModel.model_validate(session.to_json()),
         )

@@ -28,13 +28,15 @@ from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.service import Service
 from baccarat.store.admin_reads import find_rounds, round_bets
 from baccarat.store.rounds import RoundRow, get_round
+from baccarat.store.shoes import shoe_numbers
 from baccarat.store.staff import StaffSession
 
 __all__ = ["RoundDesk", "admin_round"]
 
 
-def admin_round(row: RoundRow) -> AdminRound:
-    """A round as staff see it: only what has been revealed."""
+def admin_round(row: RoundRow, shoe_number: int) -> AdminRound:
+    """A round as staff see it: only what has been revealed; its server-wide id, and the
+    number of its shoe at the table and its number in that shoe, as players name it."""
     face = row.face()
     coup = face.coup
     finished = row.finished_at
@@ -43,6 +45,7 @@ def admin_round(row: RoundRow) -> AdminRound:
             "id": row.id,
             "table_id": row.table_id,
             "shoe_id": row.shoe_id,
+            "shoe_number": shoe_number,
             "number": row.number,
             "phase": row.phase.value,
             "opened_at": iso_utc(row.opened_at),
@@ -52,6 +55,14 @@ def admin_round(row: RoundRow) -> AdminRound:
             "void_reason": row.void_reason,
         }
     )
+
+
+def _read_round(c: Connection, round_id: int) -> AdminRound | None:
+    """Round ``round_id`` as staff see it, or ``None``."""
+    row = get_round(c, round_id)
+    if row is None:
+        return None
+    return admin_round(row, shoe_numbers(c, [row.shoe_id])[row.shoe_id])
 
 
 def _no_round(round_id: int) -> Refusal:
@@ -77,8 +88,8 @@ class RoundDesk:
         limit: int,
         before_id: int | None,
     ) -> AdminRoundPage:
-        rows = await self.service.runner.read(
-            lambda c: find_rounds(
+        def run(c: Connection) -> tuple[list[RoundRow], dict[str, int]]:
+            rows = find_rounds(
                 c,
                 table_id=table_id,
                 since_ms=since_ms,
@@ -86,18 +97,21 @@ class RoundDesk:
                 limit=limit,
                 before_id=before_id,
             )
-        )
+            return rows, shoe_numbers(c, (row.shoe_id for row in rows))
+
+        rows, numbers = await self.service.runner.read(run)
         more = rows[-1].id if len(rows) == limit else None
-        return AdminRoundPage(rounds=[admin_round(row) for row in rows], next_before=more)
+        views = [admin_round(row, numbers[row.shoe_id]) for row in rows]
+        return AdminRoundPage(rounds=views, next_before=more)
 
     async def detail(self, round_id: int) -> AdminRoundDetail | Refusal:
-        def run(c: Connection) -> tuple[RoundRow | None, list[dict[str, Any]]]:
-            return get_round(c, round_id), round_bets(c, round_id)
+        def run(c: Connection) -> tuple[AdminRound | None, list[dict[str, Any]]]:
+            return _read_round(c, round_id), round_bets(c, round_id)
 
-        row, bets = await self.service.runner.read(run)
-        if row is None:
+        found, bets = await self.service.runner.read(run)
+        if found is None:
             return _no_round(round_id)
-        return AdminRoundDetail(round=admin_round(row), bets=[_bet(bet) for bet in bets])
+        return AdminRoundDetail(round=found, bets=[_bet(bet) for bet in bets])
 
     async def void(self, session: StaffSession, round_id: int, reason: str) -> VoidResult | Refusal:
         """Void an unfinished round with ``reason``: every open stake back, audited."""
@@ -112,6 +126,6 @@ class RoundDesk:
         reply = await self.service.commands.ask(found.table_id, command)
         if isinstance(reply, Refused):
             return Refusal(reply.code, reply.message)
-        row = await self.service.runner.read(lambda c: get_round(c, round_id))
-        assert row is not None and isinstance(reply, Voided)
-        return VoidResult(round=admin_round(row), returned=dict(reply.returned))
+        view = await self.service.runner.read(lambda c: _read_round(c, round_id))
+        assert view is not None and isinstance(reply, Voided)
+        return VoidResult(round=view, returned=dict(reply.returned))

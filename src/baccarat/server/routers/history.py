@@ -30,6 +30,8 @@ PerPage = Annotated[int, Query(ge=1, le=100)]
 CSV_COLUMNS = (
     "round_id",
     "table_id",
+    "shoe_number",
+    "number",
     "time",
     "phase",
     "void_reason",
@@ -86,6 +88,8 @@ async def history_csv(player: CurrentPlayer, service: ServiceDep) -> Response:
                 [
                     r.round_id,
                     r.table_id,
+                    r.shoe_number,
+                    r.number,
                     iso_utc(r.time_ms),
                     r.phase,
                     r.void_reason or "",

@@ -12,7 +12,8 @@ __all__ = ["errors"]
 _TEXT = {
     401: "No token, a token nobody holds, or a wrong username or password.",
     403: "Refused by responsible gaming (a break, the session time limit or a limit), a"
-    " guest's demo money at the cashier, or guests turned off.",
+    " guest's demo money at the cashier, guests turned off, or a new guest on a device whose"
+    " last seat an operator locked.",
     404: "No such resource.",
     409: "Betting on this round is closed, a reality check is due, the name is taken, or the"
     " state does not allow it.",

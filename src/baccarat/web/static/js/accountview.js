@@ -193,6 +193,15 @@ function cashierPanel() {
 }
 
 /**
+ * Words as a CSS string ("Now" -> "\"Now\""), for a `content` the style sheet reads from a
+ * custom property.
+ * @param {string} text
+ */
+function cssString(text) {
+  return `"${text.replace(/[\\"]/g, "\\$&").replace(/\n/g, " ")}"`;
+}
+
+/**
  * Mount the account view in `main`; returns {destroy()}.
  * @param {HTMLElement} main
  * @param {{openHistory: () => void, openLogin: () => void}} links
@@ -214,6 +223,10 @@ export function mountAccount(main, { openHistory, openLogin }) {
     return { destroy() {} };
   }
   const limits = limitsPanel();
+  // On a phone each limit is a card whose figures are named (account.css): the names are the
+  // catalogue's, given to the style sheet as CSS strings, so they are in the page's language.
+  limits.el.style.setProperty("--limit-now", cssString(t("limits.col.now")));
+  limits.el.style.setProperty("--limit-used", cssString(t("limits.col.used")));
   const session = sessionPanel();
   const breaks = breaksPanel({ onBreak: () => account.forget() });
   main.replaceChildren(

@@ -80,6 +80,12 @@ async function request(method, path, { body, headers = {}, auth = true } = {}) {
     // A break met here (a login, a bet, a deposit refused for it): no demo play until it ends.
     const end = breakEndOf({ ...error, code: refused.code, message: refused.message, details: refused.details });
     if (end !== null) breakMemo.remember(end);
+    // The seat's token refused (its session ended: a logout elsewhere, its lifetime, an operator's
+    // lock), or a new guest refused on this browser: auth.js (watchLockout) says why.
+    if (response.status === 401 && sent.Authorization) {
+      window.dispatchEvent(new CustomEvent("baccarat:token-refused", { detail: { token } }));
+    }
+    if (refused.code === "device_locked") window.dispatchEvent(new CustomEvent("baccarat:device-locked"));
     throw refused;
   }
   return data;
@@ -103,7 +109,14 @@ let configAnswer = null;
 
 /** Every call of the API, by what it does; each returns the server's JSON answer. */
 export const api = {
-  createGuest: () => request("POST", "/api/players", { body: {}, auth: false }),
+  // With the seat device token of this browser's last seat, if it has one (session.js).
+  createGuest: () => {
+    const seat = session.seatDevice;
+    return request("POST", "/api/players", { body: seat ? { seat_device: seat } : {}, auth: false });
+  },
+  // Whether the account of this browser's last seat was locked or closed (why its token stopped).
+  seatStatus: (seatDevice) =>
+    request("POST", "/api/players/seat-status", { body: { seat_device: seatDevice }, auth: false }),
   // The server's configuration does not change while it runs: asked once per page.
   config: () => {
     configAnswer ??= request("GET", "/api/config", { auth: false }).catch((error) => {

@@ -1,6 +1,14 @@
 // @ts-check
 // Log in, register and log out. A login gets a session token that expires; the page says when the
 // previous login was, so a person notices a login that was not theirs.
+//
+// And why a seat ended when an operator ended it (watchLockout). A lock or a closure of the
+// account (the back office's POST /api/admin/players/{id}/lock) ends its sessions at once: the
+// table's feed closes and the page's next request with the token is refused (401). The page then
+// asks the server, with the seat device token the browser kept (session.js), whether the account
+// was locked or closed, and says so under the top bar, in the language shown. "Play as guest" on a
+// browser whose last seat an operator locked is refused by the server (403 device_locked, until
+// the account is unlocked): said there too, in words. api.js tells of both through window events.
 
 import { api } from "./api.js";
 import { announce, h } from "./dom.js";
@@ -61,7 +69,12 @@ export function loginDialog(done) {
     try {
       if (mode === "register") await api.register(name, password.value);
       const login = await api.login(name, password.value);
-      session.save({ id: login.player_id, token: login.token, username: login.username });
+      session.save({
+        id: login.player_id,
+        token: login.token,
+        username: login.username,
+        seat_device: login.seat_device,
+      });
       password.value = "";
       dialog.close();
       const previous = login.previous_login_at;
@@ -130,4 +143,38 @@ export async function logout() {
   }
   session.clear();
   announce(t("auth.logged_out"));
+}
+
+/**
+ * The line under the top bar: `key` of the catalogues, followed by a language switch.
+ * @param {HTMLElement} notice
+ * @param {string} key
+ */
+function sayLockout(notice, key) {
+  bind(notice, key);
+  notice.hidden = false;
+  announce(t(key));
+}
+
+/**
+ * Say why a seat ended (an operator locked or closed the account) or a guest was refused on this
+ * browser for it, in `notice` (index.html's `#notice`).
+ * @param {HTMLElement} notice
+ */
+export function watchLockout(notice) {
+  /** @type {string | null} the refused token last asked about: one question per seat */
+  let asked = null;
+  window.addEventListener("baccarat:token-refused", async (event) => {
+    const token = /** @type {CustomEvent<{token: string | null}>} */ (event).detail?.token ?? null;
+    const device = session.seatDevice;
+    if (!device || token === asked) return;
+    asked = token;
+    try {
+      const { status } = await api.seatStatus(device);
+      if (status === "locked" || status === "closed") sayLockout(notice, `lock.${status}`);
+    } catch {
+      // A token this server did not make, or no answer: the page goes on as a spectator's.
+    }
+  });
+  window.addEventListener("baccarat:device-locked", () => sayLockout(notice, "error.device_locked"));
 }

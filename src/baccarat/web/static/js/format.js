@@ -65,9 +65,11 @@ function gcd(a, b) {
 }
 
 /**
- * Odds as casinos print them. "19:20" -> "0.95:1", "3:2" -> "1.5:1", "8:1" -> "8:1",
- * "half" -> "1:2" (the no-commission Banker 6), "push" -> "push". Odds that are not a short
- * decimal stay "a:b".
+ * Odds as live tables print them: the one house style wherever the page shows a payout (the
+ * spots, their notes and titles, the rules page), as the server prints them too
+ * (baccarat.rulespage.odds_text: the rules data's "odds", `baccarat rules`).
+ * "19:20" -> "0.95:1", "3:2" -> "1.5:1", "8:1" -> "8:1", "half" -> "1:2" (the no-commission
+ * Banker 6), "push" -> "push". Odds that are not a short decimal stay "a:b", in lowest terms.
  * @param {string} text
  * @returns {string}
  */

@@ -1,6 +1,7 @@
 // @ts-check
 // Game recall: the player's last ten rounds (GET /api/me/history), one click away from anywhere,
-// with the whole history as CSV. Each row: round, UTC time, bets per spot, cards, result,
+// with the whole history as CSV. Each row: the round as its table names it ("standard · Shoe 2 ·
+// Round 1": the table, its shoe's number there and the round's number in that shoe), UTC time, bets per spot, cards, result,
 // returns and the balance before and after, all as the server recorded them.
 
 import { api, historyCsv } from "./api.js";
@@ -27,6 +28,22 @@ function resultText(round) {
   const winner = result.winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${result.winner}`) });
   if (!Number.isInteger(result.player_total)) return winner;
   return t("history.result", { result: winner, player: result.player_total, banker: result.banker_total });
+}
+
+/**
+ * The round as its table names it: "standard · Shoe 2 · Round 1", the table's id (an identifier,
+ * the same in every language, so marked as code), then the shoe and the round as the table shows
+ * them. The server-wide round id is not shown.
+ * @param {HistoryRound} round
+ * @returns {import("./dom.js").Kid[]}
+ */
+export function roundName(round) {
+  const shoe = Number.isInteger(round.shoe_number) ? round.shoe_number : "–";
+  return [
+    h("code", { class: "history-round__table" }, String(round.table_id)),
+    " · ",
+    t("stage.round", { shoe, round: round.number }),
+  ];
 }
 
 /** @param {HistoryRound} round */
@@ -113,7 +130,7 @@ function row(round, demo) {
   return h(
     "tr",
     { dataset: { round: String(round.round_id) } },
-    h("th", { scope: "row" }, t("facts.round_id", { id: round.round_id })),
+    h("th", { scope: "row" }, roundName(round)),
     cell("time", "history.col.time", utcText(round.time)),
     cell("bets", "history.col.bets", betsText(round)),
     // The codes in deal order stay readable for tools (data-cards), as the record keeps them.

@@ -9,7 +9,7 @@
 
 import { account } from "./account.js";
 import { api } from "./api.js";
-import { loginDialog } from "./auth.js";
+import { loginDialog, watchLockout } from "./auth.js";
 import { announce } from "./dom.js";
 import { historyDialog } from "./history.js";
 import { bind, bindMarked, language, onLanguage, preferredLanguage, setCurrency, setLanguage, t } from "./i18n.js";
@@ -53,6 +53,8 @@ const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
 /** @type {{destroy(): void} | null} */
 let view = null;
 
+// An operator's lock of the seat, or a guest refused on this browser for one: said in the notice.
+watchLockout(notice);
 const recall = historyDialog();
 const login = loginDialog(({ key, values }, /** @type {any} */ answer) => {
   bind(notice, key, values);

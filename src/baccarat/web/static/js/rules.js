@@ -7,7 +7,7 @@
 
 import { api } from "./api.js";
 import { fill, h } from "./dom.js";
-import { betName, money } from "./format.js";
+import { betName, money, odds } from "./format.js";
 import { formatNumber, has, t } from "./i18n.js";
 import * as model from "./model.js";
 import { errorText } from "./refusals.js";
@@ -55,16 +55,18 @@ function whenText(bet, { event, when }) {
 }
 
 /**
- * A payout as the pay table prints it ("19:20", "push") and in words, in the language shown.
- * @param {string} pays
+ * A payout as the table's spots print it (the one house style, format.js odds: "19:20" ->
+ * "0.95:1", "half" -> "1:2"; "push") and in words ("pays 0.95 to 1"), in the language shown.
+ * @param {string} pays  the rule set's own payout ("19:20", "half", "push", "lose")
  * @returns {{short: string, words: string}}
  */
 function payout(pays) {
-  const ratio = /^(\d+):(\d+)$/.exec(pays);
-  if (ratio) return { short: pays, words: t("rules.paytext.win", { win: ratio[1], stake: ratio[2] }) };
-  if (pays === "half") return { short: t("rules.pay.half"), words: t("rules.paytext.half", { win: 1, stake: 2 }) };
   if (pays === "push" || pays === "lose") return { short: t(`rules.pay.${pays}`), words: t(`rules.paytext.${pays}`) };
-  return { short: pays, words: pays };
+  const short = odds(pays);
+  const ratio = /^(.+):(.+)$/.exec(short);
+  if (!ratio) return { short: pays, words: pays };
+  const key = pays === "half" ? "rules.paytext.half" : "rules.paytext.win";
+  return { short, words: t(key, { win: ratio[1], stake: ratio[2] }) };
 }
 
 /**

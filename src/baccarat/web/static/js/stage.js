@@ -14,6 +14,27 @@ const RING = 2 * Math.PI * 26;
 export const SHUFFLE_MS = 3500;
 
 /**
+ * The animations on a card that end (a card sliding in, a card turning over), not the endless
+ * glow and peel of a squeeze.
+ * @param {Element | undefined} card
+ * @returns {Animation[]}
+ */
+function finiteAnimations(card) {
+  if (!card) return [];
+  return card
+    .getAnimations({ subtree: true })
+    .filter((motion) => motion.playState === "running" && motion.effect?.getComputedTiming().endTime !== Infinity);
+}
+
+/**
+ * Whether a card is still moving: sliding in, or turning over.
+ * @param {Element | undefined} card
+ */
+function moving(card) {
+  return finiteAnimations(card).length > 0;
+}
+
+/**
  * One hand's view.
  * @typedef {object} Hand
  * @property {HTMLDivElement} el
@@ -21,7 +42,7 @@ export const SHUFFLE_MS = 3500;
  * @property {HTMLDivElement} cards
  * @property {HTMLDivElement} marks
  * @property {HTMLElement[]} slots  card slots by position
- * @property {string[]} codes  revealed card codes by position
+ * @property {string[]} codes  revealed card codes by position (counted once fully shown)
  */
 
 /**
@@ -61,16 +82,27 @@ export function stage() {
   const result = h("div", { class: "result", hidden: true });
   const staked = h("span", { class: "stage__staked" }, "");
   // Between two shoes: the shuffle, with the new shoe's commitment. Spoken by the announcer.
+  // The new shoe's first round takes bets at once, so the notice lies over the hands only:
+  // the news on the Player's side, the commitment on the Banker's, and the centre (the
+  // countdown, the phase, the round) stays in sight above it.
   const shuffleShoe = h("p", { class: "shuffle__shoe" }, "");
   const shuffleCommitment = h("code", { class: "shuffle__commitment" }, "");
   const shuffleNote = h(
     "div",
     { class: "shuffle", hidden: true },
-    h("div", { class: "shuffle__deck", "aria-hidden": "true" }, h("span", {}), h("span", {}), h("span", {})),
-    h("p", { class: "shuffle__title" }, t("shuffle.title")),
-    shuffleShoe,
-    h("p", { class: "shuffle__label" }, t("shuffle.commitment")),
-    shuffleCommitment,
+    h(
+      "div",
+      { class: "shuffle__news" },
+      h("div", { class: "shuffle__deck", "aria-hidden": "true" }, h("span", {}), h("span", {}), h("span", {})),
+      h("p", { class: "shuffle__title" }, t("shuffle.title")),
+      shuffleShoe,
+    ),
+    h(
+      "div",
+      { class: "shuffle__proof" },
+      h("p", { class: "shuffle__label" }, t("shuffle.commitment")),
+      shuffleCommitment,
+    ),
   );
   /** @type {number | undefined} */
   let shuffleTimer;
@@ -112,13 +144,25 @@ export function stage() {
   }
   const ticker = window.setInterval(tick, 100);
 
+  /**
+   * The cards of a hand fully shown, by position (undefined where none is yet): turned, and
+   * nothing on them still moving (sliding in from the shoe, or turning over). A total, a
+   * natural and a pair count only these, never a card the player cannot read yet.
+   * @param {Hand} hand
+   * @returns {(string | undefined)[]}
+   */
+  function shownCodes(hand) {
+    return hand.codes.map((code, position) => (code && !moving(hand.slots[position]) ? code : undefined));
+  }
+
   /** @param {string} side */
   function updateHand(side) {
     const hand = hands[side];
-    const codes = hand.codes.filter(Boolean);
+    const shown = shownCodes(hand);
+    const codes = shown.filter((code) => code !== undefined);
     hand.total.textContent = codes.length ? String(handTotal(codes)) : "";
     const marks = [];
-    const [first, second] = hand.codes;
+    const [first, second] = shown;
     if (first && second) {
       const two = handTotal([first, second]);
       if (two >= 8) marks.push(h("span", { class: "mark mark--natural" }, t("stage.natural", { total: two })));
@@ -126,6 +170,56 @@ export function stage() {
         marks.push(h("span", { class: "mark mark--pair" }, t("stage.pair")));
     }
     fill(hand.marks, ...marks);
+  }
+
+  // The result waits for the cards: shown once every card lies face up and still, so the banner
+  // ("Player 5 – Banker 7") never runs ahead of the totals beside the hands. Lines for it (the
+  // player's own win) wait with it. A new round (clear) drops what still waits.
+  let rounds = 0;
+  let resultWaits = false;
+  /** @type {HTMLElement[]} */
+  let waitingLines = [];
+
+  /**
+   * Call `then` once no card on the table is moving (at once if none is), unless the table is
+   * cleared first.
+   * @param {() => void} then
+   */
+  function afterCards(then) {
+    const motions = Object.values(hands).flatMap((hand) => hand.slots.flatMap((slot) => finiteAnimations(slot)));
+    if (!motions.length) {
+      then();
+      return;
+    }
+    const round = rounds;
+    Promise.allSettled(motions.map((motion) => motion.finished)).then(() => {
+      if (round === rounds) afterCards(then);
+    });
+  }
+
+  /**
+   * The result banner, and the winning hand's glow.
+   * @param {Record<string, any>} r
+   */
+  function drawResult(r) {
+    const winner = r.winner;
+    const title = winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${winner}`) });
+    for (const side of ["player", "banker"]) hands[side].el.classList.toggle("is-winner", side === winner);
+    const marks = [
+      r.natural && t("result.natural"),
+      r.player_pair && t("result.player_pair"),
+      r.banker_pair && t("result.banker_pair"),
+    ].filter(Boolean);
+    result.className = `result result--${winner}`;
+    result.dataset.winner = winner;
+    fill(
+      result,
+      h("span", { class: "result__title" }, title),
+      h("span", { class: "result__score" }, t("result.score", { player: r.player_total, banker: r.banker_total })),
+      marks.length ? h("span", { class: "result__marks" }, marks.join(" · ")) : null,
+    );
+    result.hidden = false;
+    el.classList.add("has-result");
   }
 
   /**
@@ -159,6 +253,9 @@ export function stage() {
         hand.el.classList.remove("is-winner");
         updateHand(/** @type {string} */ (hand.el.dataset.hand));
       }
+      rounds += 1;
+      resultWaits = false;
+      waitingLines = [];
       result.hidden = true;
       fill(result);
       el.classList.remove("has-result");
@@ -184,6 +281,13 @@ export function stage() {
       reveal(slot, card, { animate: animate && !reducedMotion() });
       hands[hand].codes[position] = card;
       updateHand(hand);
+      // A card still sliding in or turning counts once it lies face up (if it is still this
+      // round's: a new round or a snapshot may have cleared the hand meanwhile).
+      const motions = finiteAnimations(slot);
+      if (motions.length)
+        Promise.allSettled(motions.map((motion) => motion.finished)).then(() => {
+          if (hands[hand].slots[position] === slot) updateHand(hand);
+        });
     },
     /**
      * Face-down dealing: the squeeze of one card before its reveal; its corner peels up
@@ -216,24 +320,15 @@ export function stage() {
      * @param {Record<string, any>} r
      */
     showResult(r) {
-      const winner = r.winner;
-      const title = winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${winner}`) });
-      for (const side of ["player", "banker"]) hands[side].el.classList.toggle("is-winner", side === winner);
-      const marks = [
-        r.natural && t("result.natural"),
-        r.player_pair && t("result.player_pair"),
-        r.banker_pair && t("result.banker_pair"),
-      ].filter(Boolean);
-      result.className = `result result--${winner}`;
-      result.dataset.winner = winner;
-      fill(
-        result,
-        h("span", { class: "result__title" }, title),
-        h("span", { class: "result__score" }, t("result.score", { player: r.player_total, banker: r.banker_total })),
-        marks.length ? h("span", { class: "result__marks" }, marks.join(" · ")) : null,
-      );
-      result.hidden = false;
-      el.classList.add("has-result");
+      resultWaits = true;
+      afterCards(() => {
+        resultWaits = false;
+        // The totals first (each card's own count may not have run yet): then the banner.
+        for (const side of Object.keys(hands)) updateHand(side);
+        drawResult(r);
+        result.append(...waitingLines);
+        waitingLines = [];
+      });
     },
     /**
      * The player's total stake on the round (0 hides it).
@@ -247,7 +342,9 @@ export function stage() {
      * @param {{text: string, tone: string}} line
      */
     addResultLine({ text, tone }) {
-      result.append(h("span", { class: `result__line result__line--${tone}`, dataset: { tone } }, text));
+      const line = h("span", { class: `result__line result__line--${tone}`, dataset: { tone } }, text);
+      if (resultWaits) waitingLines.push(line);
+      else result.append(line);
     },
     /**
      * A new shoe after the last one ended: "Shuffling — new shoe", its number and commitment, for

@@ -1,6 +1,8 @@
 // @ts-check
-// The notice of a voided round: "Round N void — stakes returned". It comes from a `round_void`
-// event, or from a snapshot's `last_round`: a restart voids a round before the server listens,
+// The notice of a voided round: "Shoe 2 · Round 1 void — stakes returned", the round named as the
+// table names it (its shoe's number at the table and its number in that shoe; the server-wide
+// round id only tells rounds apart). It comes from a `round_void` event, or from a snapshot's
+// `last_round`: a restart voids a round before the server listens,
 // so a page that reconnects learns of it only from its snapshot. It stays until the table's
 // next result, or until the player dismisses it (that round's notice is then not shown again).
 
@@ -34,8 +36,9 @@ export function voidReason(reason) {
 }
 
 /**
- * A finished round as a snapshot's `last_round` gives it.
- * @typedef {{id: number, phase: string, void_reason?: string | null}} LastRound
+ * A finished round as a snapshot's `last_round` gives it: its server-wide `id`, the number of its
+ * shoe at the table (`shoe_number`) and its `number` in that shoe.
+ * @typedef {{id: number, shoe_number?: number | null, number?: number, phase: string, void_reason?: string | null}} LastRound
  */
 
 /**
@@ -45,7 +48,9 @@ export function voidReason(reason) {
  */
 export function voidText(lastRound) {
   if (lastRound?.phase !== "voided" || !Number.isInteger(lastRound.id)) return null;
-  return t("void.notice", { id: lastRound.id });
+  const shoe = Number.isInteger(lastRound.shoe_number) ? lastRound.shoe_number : "–";
+  const round = Number.isInteger(lastRound.number) ? lastRound.number : "–";
+  return t("void.notice", { shoe, round });
 }
 
 /** The notice element and its three inputs: a snapshot, a `round_void` event, a result. */
@@ -100,8 +105,14 @@ export function voidNotice() {
     /** A snapshot's `last_round` (null, settled or voided). */
     fromSnapshot: (/** @type {LastRound | null | undefined} */ lastRound) => show(lastRound),
     /** A `round_void` event. */
-    voided: (/** @type {{round_id: number, reason: string}} */ event) =>
-      show({ id: event.round_id, phase: "voided", void_reason: event.reason }),
+    voided: (/** @type {{round_id: number, shoe_number?: number | null, number?: number, reason: string}} */ event) =>
+      show({
+        id: event.round_id,
+        shoe_number: event.shoe_number,
+        number: event.number,
+        phase: "voided",
+        void_reason: event.reason,
+      }),
     /** A later round's result: the notice has had its time. */
     resulted: () => hide(),
   };

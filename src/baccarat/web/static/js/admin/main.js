@@ -204,6 +204,7 @@ for (const button of switches) button.addEventListener("click", () => setLanguag
 showLanguage();
 onLanguage(() => {
   showLanguage();
+  lines.reword();
   route();
   announce(t("lang.changed"));
 });

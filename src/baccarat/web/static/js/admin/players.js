@@ -7,8 +7,8 @@ import { fill, h } from "../dom.js";
 import { t } from "../i18n.js";
 import { adminApi } from "./client.js";
 import { facts } from "./rounds.js";
-import { flat, minorOf } from "./tables.js";
-import { actButton, button, dataTable, field, heading, select, show, withReason } from "./ui.js";
+import { minorOf } from "./tables.js";
+import { WordedError, actButton, button, dataTable, field, heading, select, show, withReason } from "./ui.js";
 
 const KINDS = ["deposit", "loss", "wager"];
 const PERIODS = ["24h", "7d", "30d"];
@@ -19,6 +19,40 @@ const PERIODS = ["24h", "7d", "30d"];
  */
 function limitName({ kind, period }) {
   return t("limit.name_message", { kind: t(`limit.kind.${kind}`), period: t(`limit.period.${period}`) });
+}
+
+/**
+ * A length of time in seconds as a clock reads it: 3600 -> "1:00:00", 300 -> "5:00".
+ * @param {number | null | undefined} seconds
+ */
+function span(seconds) {
+  if (seconds === null || seconds === undefined) return "–";
+  const s = Math.max(0, Math.floor(seconds));
+  const [hours, minutes, rest] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+  const two = (/** @type {number} */ n) => String(n).padStart(2, "0");
+  return hours ? `${hours}:${two(minutes)}:${two(rest)}` : `${minutes}:${two(rest)}`;
+}
+
+/**
+ * The player's running session as labelled fields: when it started and ends, its time limit,
+ * the reality checks' interval, the next one due and the last one read.
+ * @param {Record<string, any>} session  the API's session (started_at, time_limit_s, …)
+ */
+function sessionFacts(session) {
+  /** @type {[string, string][]} */
+  const rows = [
+    ["admin.session.started", show.time(session.started_at)],
+    ["admin.session.time_limit", span(session.time_limit_s)],
+    ["admin.session.ends", show.time(session.ends_at)],
+    ["admin.session.reality_every", span(session.reality_check_every_s)],
+    ["admin.session.reality_due", show.time(session.reality_check_due_at)],
+    ["admin.session.acknowledged", show.time(session.acknowledged_at)],
+  ];
+  return h(
+    "dl",
+    { class: "admin-kv admin-session" },
+    rows.map(([key, value]) => h("div", null, h("dt", { text: t(key) }), h("dd", { text: value }))),
+  );
 }
 
 /**
@@ -125,7 +159,7 @@ export function mount(main, ctx, arg) {
               })
             : "–",
         ],
-        ["admin.players.session", info.session ? flat(info.session) : "–"],
+        ["admin.players.session", info.session ? sessionFacts(info.session) : "–"],
       ]),
       h(
         "div",
@@ -214,7 +248,7 @@ export function mount(main, ctx, arg) {
           event.preventDefault();
           const minor = amount.value.trim() ? minorOf(amount.value) : null;
           if (amount.value.trim() && minor === null) {
-            ctx.fail(new Error(t("admin.tables.bad_amount")));
+            ctx.fail(new WordedError("admin.tables.bad_amount"));
             return;
           }
           const which = limitName({ kind: kind.value, period: period.value });

@@ -34,6 +34,17 @@ export function dayStart(day, after = 0) {
   return Number.isFinite(ms) ? new Date(ms + after * 86_400_000).toISOString() : null;
 }
 
+/**
+ * A round as staff find it, by its server-wide id, and as players name it beside it: "#240",
+ * "Shoe 2 · Round 1" (its shoe's number at the table and its number in that shoe).
+ * @param {any} round
+ * @returns {import("../dom.js").Kid[]}
+ */
+function roundName(round) {
+  const named = t("stage.round", { shoe: round.shoe_number ?? "–", round: round.number });
+  return [`#${round.id} `, h("span", { class: "admin-round-name", text: named })];
+}
+
 /** @param {any} round */
 function winner(round) {
   return round.winner ? t(`admin.winner.${round.winner}`) : "–";
@@ -94,7 +105,7 @@ export function mount(main, ctx, arg) {
     return dataTable(
       t("admin.rounds.caption"),
       [
-        { key: "admin.col.round", name: "id", cell: (r) => `#${r.id}` },
+        { key: "admin.col.round", name: "id", cell: roundName },
         { key: "admin.col.table", cell: (r) => r.table_id },
         { key: "admin.col.coup", num: true, cell: (r) => String(r.number) },
         { key: "admin.col.phase", name: "phase", cell: (r) => show.badge(`admin.phase.${r.phase}`, r.phase) },
@@ -131,6 +142,7 @@ export function mount(main, ctx, arg) {
         detail,
         title,
         facts([
+          ["admin.col.round", roundName(round)],
           ["admin.col.phase", show.badge(`admin.phase.${round.phase}`, round.phase)],
           ["admin.col.shoe", show.id(round.shoe_id)],
           ["admin.col.coup", String(round.number)],

@@ -6,7 +6,7 @@
 import { fill, h } from "../dom.js";
 import { t } from "../i18n.js";
 import { adminApi } from "./client.js";
-import { actButton, button, dataTable, field, heading, select, show, withReason } from "./ui.js";
+import { WordedError, actButton, button, dataTable, field, heading, select, show, withReason } from "./ui.js";
 
 /** How often the list is read again while shown. */
 const REFRESH_MS = 5000;
@@ -304,7 +304,7 @@ export function mount(main, ctx) {
             const low = minorOf(min.value);
             const high = minorOf(max.value);
             if (low === null || high === null) {
-              ctx.fail(new Error(t("admin.tables.bad_amount")));
+              ctx.fail(new WordedError("admin.tables.bad_amount"));
               return;
             }
             change.limits = { [bet.value]: { min_stake: low, max_stake: high } };

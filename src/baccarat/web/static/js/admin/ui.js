@@ -12,12 +12,23 @@ import { formatMoney, formatNumber, has, t, utcStamp } from "../i18n.js";
  * @typedef {{role: string, act: boolean, say: (text: string) => void, fail: (error: unknown) => void}} Ctx
  */
 
+/** A refusal of the page's own (a malformed amount), kept as its catalogue key: re-worded in
+ * the language switched to. */
+export class WordedError extends Error {
+  /** @param {string} key */
+  constructor(key) {
+    super(t(key));
+    this.key = key;
+  }
+}
+
 /**
  * A refused or failed request in words, in the language shown (the server's English is not shown).
  * @param {unknown} error
  * @returns {string}
  */
 export function refusal(error) {
+  if (error instanceof WordedError) return t(error.key);
   if (!(error instanceof ApiError)) return error instanceof Error ? error.message : String(error);
   if (error.code === "network") return t("error.network");
   if (error.code === "role_forbidden") return t("admin.error.role_forbidden");
@@ -26,6 +37,9 @@ export function refusal(error) {
   return t("error.other", { code: error.code });
 }
 
+/** The refusal the alert line shows (null: none), to word it again in another language. */
+let shownRefusal = /** @type {{error: unknown} | null} */ (null);
+
 /**
  * The status and alert lines under the top bar (admin.html): one says what was done, the
  * other what was refused; each empties the other.
@@ -33,16 +47,27 @@ export function refusal(error) {
 export const lines = {
   /** @param {string} text */
   say(text) {
+    shownRefusal = null;
     fill(/** @type {HTMLElement} */ (document.getElementById("admin-alert")));
     fill(/** @type {HTMLElement} */ (document.getElementById("admin-status")), text);
   },
   /** @param {unknown} error */
   fail(error) {
+    shownRefusal = { error };
     fill(/** @type {HTMLElement} */ (document.getElementById("admin-status")));
     fill(/** @type {HTMLElement} */ (document.getElementById("admin-alert")), refusal(error));
   },
   clear() {
     lines.say("");
+  },
+  /**
+   * After a change of language: the refusal shown is said again in the new one; what was done
+   * (already in words, in the other language) is cleared.
+   */
+  reword() {
+    const shown = shownRefusal;
+    if (shown) lines.fail(shown.error);
+    else lines.clear();
   },
 };
 
@@ -93,7 +118,8 @@ export function button(label, onclick, props = {}) {
  */
 
 /**
- * A data table with a caption; an empty one says so.
+ * A data table with a caption; an empty one says so. On a phone each row is a card, each cell
+ * a line named by its column's heading (admin.css), so nothing is beyond the screen's edge.
  * @param {string} caption  in words
  * @param {Column[]} columns
  * @param {any[]} rows
@@ -121,7 +147,14 @@ export function dataTable(caption, columns, rows, { rowProps, empty = "admin.emp
             h(
               "tr",
               rowProps?.(row) ?? null,
-              columns.map((c) => h("td", { class: c.num ? "num" : null, "data-col": c.name ?? null }, c.cell(row))),
+              // Each cell names its column: on a phone a row is a card of labelled lines (admin.css).
+              columns.map((c) =>
+                h(
+                  "td",
+                  { class: c.num ? "num" : null, "data-col": c.name ?? null, "data-label": t(c.key) },
+                  c.cell(row),
+                ),
+              ),
             ),
           )
         : h("tr", null, h("td", { colspan: String(columns.length), class: "admin-empty", text: t(empty) })),

@@ -39,6 +39,8 @@ export default {
   "connection.restored": "Connection restored.",
   "connection.banner": "Connection lost. Reconnecting… the table will catch up by itself.",
   "break.memo": "On a break until {time}",
+  "lock.locked": "You were logged out: your account was locked by the casino. Contact support.",
+  "lock.closed": "You were logged out: your account was closed by the casino. Contact support.",
 
   // ---- log in (auth.js) ----
   "auth.title": "Log in",
@@ -84,7 +86,6 @@ export default {
   "facts.cards_left": "Cards left",
   "facts.dealer": "Dealer",
   "facts.range": "{min} – {max}",
-  "facts.round_id": "#{id}",
 
   // ---- rule sets: the built-in ones by name (others keep the server's words) ----
   "ruleset.standard.title": "Punto banco, 5% commission",
@@ -229,7 +230,7 @@ export default {
   "card.suit.d": "diamonds",
   "card.suit.h": "hearts",
   "card.suit.s": "spades",
-  "void.notice": "Round {id} void — stakes returned",
+  "void.notice": "Shoe {shoe} · Round {round} void — stakes returned",
   "void.dismiss": "Dismiss",
   "void.restart": "The table restarted before the cards were drawn; every stake is returned.",
   "void.undealt": "The table is no longer dealt and its cards were not drawn; every stake is returned.",
@@ -667,6 +668,8 @@ export default {
   "error.round_dealt": "That round's cards are drawn: it settles by them.",
   "error.account_locked": "This account is locked: contact support.",
   "error.account_closed": "This account is closed.",
+  "error.device_locked":
+    "Play as guest is refused on this browser: the account last played here was locked by the casino. Contact support.",
   "error.above_operator_limit": "That limit is above the one the operator set for your account.",
   "error.shoe_not_found": "There is no such shoe.",
   "error.shoe_in_play": "The shoe is still in play: its record is ready when it ends.",

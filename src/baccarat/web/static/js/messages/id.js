@@ -40,6 +40,8 @@ export default {
   "connection.restored": "Koneksi pulih.",
   "connection.banner": "Koneksi terputus. Menyambungkan ulang… meja akan menyusul dengan sendirinya.",
   "break.memo": "Sedang jeda sampai {time}",
+  "lock.locked": "Anda telah dikeluarkan: akun Anda dikunci oleh kasino. Hubungi dukungan.",
+  "lock.closed": "Anda telah dikeluarkan: akun Anda ditutup oleh kasino. Hubungi dukungan.",
 
   // ---- masuk ----
   "auth.title": "Masuk",
@@ -84,7 +86,6 @@ export default {
   "facts.cards_left": "Sisa kartu",
   "facts.dealer": "Dealer meja",
   "facts.range": "{min} – {max}",
-  "facts.round_id": "#{id}",
 
   // ---- aturan meja bawaan ----
   "ruleset.standard.title": "Punto banco, komisi 5%",
@@ -231,7 +232,7 @@ export default {
   "card.suit.d": "wajik",
   "card.suit.h": "hati",
   "card.suit.s": "sekop",
-  "void.notice": "Putaran {id} batal — taruhan dikembalikan",
+  "void.notice": "Shoe {shoe} · Putaran {round} batal — taruhan dikembalikan",
   "void.dismiss": "Tutup",
   "void.restart": "Meja dimulai ulang sebelum kartu ditarik; semua taruhan dikembalikan.",
   "void.undealt": "Meja tidak lagi dimainkan dan kartunya belum ditarik; semua taruhan dikembalikan.",
@@ -661,6 +662,8 @@ export default {
   "error.round_dealt": "Kartu putaran itu sudah ditarik: putaran diselesaikan dengan kartu itu.",
   "error.account_locked": "Akun ini dikunci: hubungi dukungan.",
   "error.account_closed": "Akun ini sudah ditutup.",
+  "error.device_locked":
+    "Bermain sebagai tamu ditolak di peramban ini: akun yang terakhir dimainkan di sini dikunci oleh kasino. Hubungi dukungan.",
   "error.above_operator_limit": "Batas itu melebihi batas yang ditetapkan operator untuk akun Anda.",
   "error.shoe_not_found": "Shoe itu tidak ada.",
   "error.shoe_in_play": "Shoe masih dimainkan: catatannya siap saat shoe selesai.",
