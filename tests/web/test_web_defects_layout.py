@@ -27,8 +27,8 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Page, ViewportSize
-from serving import create_staff
 from web_support import (
+    STAFF_PASSWORD,
     VIRTUAL_WINDOW_S,
     Opener,
     Served,
@@ -37,6 +37,7 @@ from web_support import (
     drive_to_result,
     no_sideways_scroll,
     serve_web,
+    staffed_server,
     wait_still,
 )
 
@@ -48,7 +49,7 @@ NARROW: ViewportSize = {"width": 360, "height": 740}
 #: A large phone (or a phone's browser with a wider layout): two columns of a player's facts.
 LARGE_PHONE: ViewportSize = {"width": 480, "height": 900}
 LANGS = ["en", "id"]
-PASSWORD = "Pit-Boss-Pass-9"
+PASSWORD = STAFF_PASSWORD
 PLAYER_PASSWORD = "a long enough passphrase 42"
 
 #: A rupiah table at rupiah stakes: Rp 10.000 the least stake, chips up to Rp 1.000.000 (the
@@ -221,21 +222,9 @@ def test_the_phone_account_names_limit_figures_in_the_page_language(
 @pytest.fixture(scope="module")
 def admin_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """One standard table on a virtual clock; an operator ``marta`` and an auditor ``eve``."""
-    served = serve_web(
-        tmp_path_factory.mktemp("web-defects-admin"),
-        tables="standard",
-        betting_seconds=VIRTUAL_WINDOW_S,
-        reveal_ms=100,
-        result_ms=400,
-        demo_credit=150_000,
-        virtual_clock=True,
+    yield from staffed_server(
+        tmp_path_factory.mktemp("web-defects-admin"), {"marta": "operator", "eve": "auditor"}
     )
-    try:
-        create_staff(served.db_url, "marta", "operator", PASSWORD)
-        create_staff(served.db_url, "eve", "auditor", PASSWORD)
-        yield served
-    finally:
-        served.stop()
 
 
 def admin_log_in(page: Page, name: str) -> None:

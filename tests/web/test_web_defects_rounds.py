@@ -18,12 +18,18 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Page
-from serving import create_staff
-from web_support import VIRTUAL_WINDOW_S, Opener, Served, TablePage, drive_to_open, serve_web
+from web_support import (
+    STAFF_PASSWORD,
+    Opener,
+    Served,
+    TablePage,
+    drive_to_open,
+    staffed_server,
+)
 
 pytest_plugins = ("web_support",)
 
-PASSWORD = "Pit-Boss-Pass-9"
+PASSWORD = STAFF_PASSWORD
 REASON = "dealer exposed a card"
 
 
@@ -31,20 +37,9 @@ REASON = "dealer exposed a card"
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """Two tables on a virtual clock (their rounds share the server-wide ids, so a round's id
     is not its number in its shoe) and an operator, ``marta``, made by the command."""
-    server = serve_web(
-        tmp_path_factory.mktemp("web-round-names"),
-        tables="standard,ez",
-        betting_seconds=VIRTUAL_WINDOW_S,
-        reveal_ms=100,
-        result_ms=400,
-        demo_credit=150_000,
-        virtual_clock=True,
+    yield from staffed_server(
+        tmp_path_factory.mktemp("web-round-names"), {"marta": "operator"}, tables="standard,ez"
     )
-    try:
-        create_staff(server.db_url, "marta", "operator", PASSWORD)
-        yield server
-    finally:
-        server.stop()
 
 
 def staff_token(server: Served) -> str:

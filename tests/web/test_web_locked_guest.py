@@ -11,12 +11,18 @@ from collections.abc import Iterator
 
 import pytest
 from playwright.sync_api import Page
-from serving import create_staff
-from web_support import VIRTUAL_WINDOW_S, Console, Opener, Served, TablePage, serve_web
+from web_support import (
+    STAFF_PASSWORD,
+    Console,
+    Opener,
+    Served,
+    TablePage,
+    staffed_server,
+)
 
 pytest_plugins = ("web_support",)
 
-PASSWORD = "Pit-Boss-Pass-9"
+PASSWORD = STAFF_PASSWORD
 LOCALES = {"en": "en-GB", "id": "id-ID"}
 #: What the page says when its player was locked, and when a guest is refused on the device.
 LOCKED = {
@@ -34,20 +40,9 @@ REFUSED = {
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     """One table on a virtual clock and an operator, ``marta``, made by the command."""
-    server = serve_web(
-        tmp_path_factory.mktemp("web-locked-guest"),
-        tables="standard",
-        betting_seconds=VIRTUAL_WINDOW_S,
-        reveal_ms=100,
-        result_ms=400,
-        demo_credit=150_000,
-        virtual_clock=True,
+    yield from staffed_server(
+        tmp_path_factory.mktemp("web-locked-guest"), {"marta": "operator"}, tables="standard"
     )
-    try:
-        create_staff(server.db_url, "marta", "operator", PASSWORD)
-        yield server
-    finally:
-        server.stop()
 
 
 def lock_guest(served: Served, page: Page) -> str:

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, ViewportSize
-from serving import ServerProcess, services_required
+from serving import ServerProcess, create_staff, services_required
 
 from baccarat.cards import parse_cards
 from baccarat.coup import Coup, deal
@@ -69,6 +69,33 @@ Served = ServerProcess
 def serve_web(workdir: Path, **options: Any) -> ServerProcess:
     """``baccarat serve`` on a fresh SQLite database in ``workdir``, started."""
     return ServerProcess(f"sqlite:///{workdir / 'web.db'}", workdir, **options).start()
+
+
+#: The password of the staff ``staffed_server`` makes.
+STAFF_PASSWORD = "Pit-Boss-Pass-9"
+
+
+def staffed_server(
+    workdir: Path, staff: dict[str, str], tables: str = "standard"
+) -> Iterator[ServerProcess]:
+    """A served page on a virtual clock (the web tests' window and pauses) with ``staff`` (name
+    to role) made by the command as an operator makes them, password ``STAFF_PASSWORD``;
+    stopped after."""
+    server = serve_web(
+        workdir,
+        tables=tables,
+        betting_seconds=VIRTUAL_WINDOW_S,
+        reveal_ms=100,
+        result_ms=400,
+        demo_credit=150_000,
+        virtual_clock=True,
+    )
+    try:
+        for name, role in staff.items():
+            create_staff(server.db_url, name, role, STAFF_PASSWORD)
+        yield server
+    finally:
+        server.stop()
 
 
 def _quick_rules(folder: Path) -> str:
