@@ -44,11 +44,16 @@ install: $(TEST_STAMP) $(NODE_STAMP)
 
 # `make serve PORT=8080`, `make serve DB=postgresql://...`: each passed on only when set. The
 # tables include a studio table dealt by the demo robot (`SERVE_TABLES=... STUDIO_ROBOT=` to
-# choose others, or none).
-SERVE_TABLES ?= standard,no-commission,ez,standard:studio
-STUDIO_ROBOT ?= standard-studio
+# choose others, or none). An Indonesian machine (the first of LC_ALL, LC_MESSAGES and LANG
+# that is set is id_ID...), or `make serve LOCALE=id`, deals rupiah tables and shows the page
+# in Bahasa Indonesia.
+LOCALE ?= $(if $(filter id id_% in in_%,$(firstword $(LC_ALL) $(LC_MESSAGES) $(LANG))),id,en)
+SERVE_TABLES_en = standard,no-commission,ez,standard:studio
+SERVE_TABLES_id = standard-idr,no-commission-idr,ez-idr,standard-idr:studio
+SERVE_TABLES ?= $(SERVE_TABLES_$(LOCALE))
+STUDIO_ROBOT ?= $(if $(filter id,$(LOCALE)),standard-idr-studio,standard-studio)
 serve: $(SERVE_STAMP)
-	$(BIN)/baccarat serve --tables '$(SERVE_TABLES)' $(if $(STUDIO_ROBOT),--studio-robot '$(STUDIO_ROBOT)') $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
+	$(BIN)/baccarat serve --locale '$(LOCALE)' --tables '$(SERVE_TABLES)' $(if $(STUDIO_ROBOT),--studio-robot '$(STUDIO_ROBOT)') $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
 
 # The browser tests drive Debian's Chromium; the cluster tests run two nodes behind Debian's
 # nginx with the shipped configuration (deploy/nginx); the studio video's tests make their HLS

@@ -101,6 +101,7 @@ class RefusalCode(StrEnum):
     RULESET_NOT_FOUND = "ruleset_not_found"
     PLAYER_NOT_FOUND = "player_not_found"
     STAFF_NOT_FOUND = "staff_not_found"
+    SHIFT_NOT_FOUND = "shift_not_found"
 
     # Shoes and their records.
     #: A shoe's record asked for before the shoe has ended.
@@ -134,6 +135,9 @@ class RefusalCode(StrEnum):
     INVALID_LIMITS = "invalid_limits"
     #: An anchor asked of an audit log with no record yet.
     AUDIT_LOG_EMPTY = "audit_log_empty"
+    #: A shift opened while another is open (one at a time), or one handed over already.
+    SHIFT_OPEN = "shift_open"
+    SHIFT_CLOSED = "shift_closed"
 
     # Studio tables (``docs/studio.md``).
     #: A studio route on a table the server deals itself.
@@ -148,6 +152,10 @@ class RefusalCode(StrEnum):
     NOT_NOW = "not_now"
     #: A device token on another table's route.
     DEVICE_FORBIDDEN = "device_forbidden"
+
+    # The squeeze at a face-down table (``baccarat.table.squeeze``).
+    #: A peel or a turn of a card that someone else (or the dealer) squeezes.
+    NOT_YOUR_SQUEEZE = "not_your_squeeze"
 
     # The service itself.
     #: A table whose state this node has not got yet (just started, or the table just moved).

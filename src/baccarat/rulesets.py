@@ -13,10 +13,10 @@ and override only what differs.
 (True, False)
 >>> standard.currency, standard.minor_unit
 ('USD', 2)
->>> load_ruleset("bogus")
+>>> load_ruleset("bogus")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-baccarat.rulesets.RuleSetError: unknown rule set 'bogus' (built-in: standard, no-commission, ez, tie-9)
+baccarat.rulesets.RuleSetError: unknown rule set 'bogus' (built-in: standard, ..., ez-idr)
 """
 
 from __future__ import annotations
@@ -48,15 +48,23 @@ __all__ = [
     "parse_ruleset",
 ]
 
-BUILTIN_RULESETS: tuple[str, ...] = ("standard", "no-commission", "ez", "tie-9")
+BUILTIN_RULESETS: tuple[str, ...] = (
+    "standard",
+    "no-commission",
+    "ez",
+    "tie-9",
+    "standard-idr",
+    "no-commission-idr",
+    "ez-idr",
+)
 
-#: The currencies a table may count in (ISO 4217 code -> minor-unit exponent). Every amount is
-#: an integer of minor units and the rules count hundredths (chips, limits, the rounding of a
-#: 19:20 payout), so only currencies whose minor unit is a hundredth are offered. The rupiah
-#: is one: ISO 4217 gives IDR an exponent of 2 (the sen), as Intl.NumberFormat writes it; a
-#: table in IDR counts sen, so 150000 is Rp 1,500.00 exactly as it is $1,500.00 in USD.
+#: The currencies a table may count in (ISO 4217 code -> the exponent of the unit a table
+#: counts in). Every amount is an integer of that unit. The rupiah counts whole rupiah: ISO
+#: 4217 lists a sen (an exponent of 2), but no sen has circulated for decades and Indonesian
+#: tables, cashiers and players write "Rp 10.000", so a table in IDR counts rupiah (10000 is
+#: Rp 10.000) and rounds a payout down to the rupiah, as a dollar table rounds to the cent.
 CURRENCIES: Mapping[str, int] = MappingProxyType(
-    {"USD": 2, "EUR": 2, "GBP": 2, "IDR": 2, "SGD": 2, "MYR": 2}
+    {"USD": 2, "EUR": 2, "GBP": 2, "IDR": 0, "SGD": 2, "MYR": 2}
 )
 DEFAULT_CURRENCY = "USD"
 
@@ -199,7 +207,7 @@ def parse_ruleset(text: str, source: str = "<text>") -> RuleSet:
     True
     >>> rupiah = parse_ruleset("name = 'rp'\\ncurrency = 'IDR'\\nextends = 'standard'")
     >>> rupiah.currency, rupiah.minor_unit, parse_ruleset(rupiah.to_toml()) == rupiah
-    ('IDR', 2, True)
+    ('IDR', 0, True)
     >>> parse_ruleset("name = 'x'\\ncurrency = 'JPY'\\nextends = 'standard'")
     Traceback (most recent call last):
     ...

@@ -29,8 +29,7 @@ from typing import Any
 from baccarat.bets import BetType
 from baccarat.fair import ALGORITHM
 from baccarat.payout import Payout, Result
-from baccarat.responsible.money import format_money
-from baccarat.rulesets import BetRule, RuleSet
+from baccarat.rulesets import CURRENCIES, DEFAULT_CURRENCY, BetRule, RuleSet
 from baccarat.tableau import banker_decision, player_decision
 
 __all__ = [
@@ -214,23 +213,27 @@ def _decimal(value: Fraction, places: int) -> str:
     scaled = round(value * 10**places)  # half to even, exact
     sign = "-" if scaled < 0 else ""
     whole, part = divmod(abs(scaled), 10**places)
-    return f"{sign}{whole}.{part:0{places}d}"
+    return f"{sign}{whole:,}.{part:0{places}d}" if places else f"{sign}{whole:,}"
 
 
-def rounding_text() -> str:
-    """The rounding rule with an example computed by ``baccarat.payout``.
+def rounding_text(currency: str = DEFAULT_CURRENCY) -> str:
+    """The rounding rule with an example computed by ``baccarat.payout``, in ``currency``'s
+    counting unit (cents, or whole rupiah).
 
     >>> rounding_text().split(": ")[-1]
-    'a stake of 1.05 on a 19:20 Banker win returns 2.04, not 2.0475.'
+    'a stake of 1.05 on a 0.95:1 Banker win returns 2.04, not 2.0475.'
+    >>> rounding_text("IDR").split(": ")[-1]
+    'a stake of 10,005 on a 0.95:1 Banker win returns 19,509, not 19,509.75.'
     """
-    stake = 105
+    cents = CURRENCIES[currency] > 0
+    places, stake, units = (2, 105, "cents") if cents else (0, 10_005, "rupiah")
     back = Payout.parse("19:20").returned(stake)
-    exact = Fraction(stake) * Fraction(39, 20) / 100
+    exact = Fraction(stake) * Fraction(39, 20) / 10**places
     return (
-        "Stakes and payouts are whole minor units (cents). A payout that is not a whole number "
-        "of minor units is rounded down, in the house's favour, and only once per bet: "
-        f"a stake of {format_money(stake)} on a 19:20 Banker win returns {format_money(back)}, "
-        f"not {_decimal(exact, 4)}."
+        f"Stakes and payouts are whole {units}. A payout that is not a whole number of {units} "
+        "is rounded down, in the house's favour, and only once per bet: "
+        f"a stake of {_decimal(Fraction(stake, 10**places), places)} on a 0.95:1 Banker win "
+        f"returns {_decimal(Fraction(back, 10**places), places)}, not {_decimal(exact, places + 2)}."
     )
 
 
@@ -301,7 +304,7 @@ def rules_page(ruleset: RuleSet, edges: Mapping[str, Fraction] | None = None) ->
         "bets": bets,
         "house_edges": "exact" if all(bet["house_edge"] is not None for bet in bets) else "pending",
         "house_edge_basis": "-EV per unit staked, full shoe, ties push the main bets",
-        "rounding": rounding_text(),
+        "rounding": rounding_text(ruleset.currency),
         "interruption": INTERRUPTION_TEXT,
         "fairness": {"algorithm": ALGORITHM, "scheme": FAIRNESS_TEXT, "limit": FAIRNESS_LIMIT_TEXT},
     }

@@ -143,6 +143,7 @@ def test_the_page_learns_whether_guests_may_play(service: Service) -> None:
         "currency": "USD",
         "minor_unit": 2,
         "rules": "standard",
+        "language": None,
     }
     created = service.call("POST", "/api/players").json()
     assert created["demo"] is True and created["balance"] == CREDIT

@@ -85,6 +85,22 @@ def _player(admin: Admin) -> str:
     return _PLAYER["id"]
 
 
+def _open_shift(admin: Admin) -> int:
+    """The open shift's id (one is opened if none is)."""
+    current = admin.as_role("admin", "GET", "/api/admin/shifts").json()["current"]
+    if current is None:
+        current = admin.as_role("admin", "POST", "/api/admin/shifts", json={}).json()
+    return int(current["id"])
+
+
+def _no_shift(admin: Admin, request: Req) -> Req:
+    """``request``, once no shift is open (the open one handed over)."""
+    shift = _open_shift(admin)
+    done = admin.as_role("admin", "POST", f"/api/admin/shifts/{shift}/hand-over", json={})
+    assert done.status_code == 200, done.text
+    return request
+
+
 #: For every admin route (but the login): a valid request, and who may make it. Ordered so
 #: that the table is open again after its pause and close (the void needs an open round).
 SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
@@ -120,6 +136,13 @@ SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
         ACT,
         lambda a, r: Req(
             "/api/admin/tables/standard/next-shoe", {"betting_ms": 1500, **_reason(r)}
+        ),
+    ),
+    ("PUT", "/api/admin/tables/{table_id}/limits"): (
+        ACT,
+        lambda a, r: Req(
+            "/api/admin/tables/standard/limits",
+            {"min_stake": 100, "max_stake": 1_000_000, "bets": {"tie": 200_000}, **_reason(r)},
         ),
     ),
     ("POST", "/api/admin/tables/{table_id}/new-shoe"): (
@@ -190,6 +213,29 @@ SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
         READ,
         lambda a, r: Req("/api/admin/reports", params={"money": "all", "format": "csv"}),
     ),
+    # Shifts, the monitor and the player reports.
+    ("GET", "/api/admin/shifts"): (READ, lambda a, r: Req("/api/admin/shifts")),
+    ("POST", "/api/admin/shifts"): (
+        ACT,
+        lambda a, r: _no_shift(a, Req("/api/admin/shifts", {"note": f"matrix {r}"})),
+    ),
+    ("GET", "/api/admin/shifts/{shift_id}"): (
+        READ,
+        lambda a, r: Req(f"/api/admin/shifts/{_open_shift(a)}", params={"format": "csv"}),
+    ),
+    ("POST", "/api/admin/shifts/{shift_id}/hand-over"): (
+        ACT,
+        lambda a, r: Req(f"/api/admin/shifts/{_open_shift(a)}/hand-over", {"note": r}),
+    ),
+    ("GET", "/api/admin/monitor/{table_id}"): (
+        READ,
+        lambda a, r: Req("/api/admin/monitor/standard"),
+    ),
+    ("GET", "/api/admin/reports/players"): (
+        READ,
+        lambda a, r: Req("/api/admin/reports/players", params={"money": "all", "format": "csv"}),
+    ),
+    ("GET", "/api/admin/reports/top"): (READ, lambda a, r: Req("/api/admin/reports/top")),
     ("POST", "/api/admin/logout"): (SELF, _relogin),
 }
 #: Routes anyone may call (with their own test).
@@ -335,6 +381,16 @@ BAD: dict[tuple[str, str], list[Req]] = {
         ),
         Req("/api/admin/tables/nope/next-shoe", {"reason": "r", "betting_ms": 2000}),
     ],
+    ("PUT", "/api/admin/tables/{table_id}/limits"): [
+        Req("/api/admin/tables/standard/limits", {"min_stake": 100, "max_stake": 900}),
+        Req("/api/admin/tables/standard/limits", {"reason": "r", "min_stake": 0, "max_stake": 9}),
+        Req("/api/admin/tables/standard/limits", {"reason": "r", "min_stake": 9, "max_stake": 1}),
+        Req(
+            "/api/admin/tables/standard/limits",
+            {"reason": "r", "min_stake": 1, "max_stake": 9, "bets": {"nope": 5}},
+        ),
+        Req("/api/admin/tables/nope/limits", {"reason": "r", "min_stake": 1, "max_stake": 9}),
+    ],
     ("POST", "/api/admin/tables/{table_id}/new-shoe"): [
         Req("/api/admin/tables/standard/new-shoe", {}),
         Req("/api/admin/tables/nope/new-shoe", {"reason": "r"}),
@@ -402,9 +458,43 @@ BAD: dict[tuple[str, str], list[Req]] = {
     ],
     ("GET", "/api/admin/shoes"): [Req("/api/admin/shoes", params={"limit": 51})],
     ("GET", "/api/admin/shoes/{shoe_id}"): [Req("/api/admin/shoes/nope")],
-    ("GET", "/api/admin/audit"): [Req("/api/admin/audit", params={"after_seq": -1})],
+    ("GET", "/api/admin/audit"): [
+        Req("/api/admin/audit", params={"after_seq": -1}),
+        Req("/api/admin/audit", params={"order": "sideways"}),
+        Req("/api/admin/audit", params={"since": "2026-13-01"}),
+        Req("/api/admin/audit", params={"since": "2026-02-01", "until": "2026-01-01"}),
+    ],
     ("GET", "/api/admin/audit/verify"): [Req("/api/admin/audit/verify", params={"anchor": "zz"})],
     ("GET", "/api/admin/audit/anchor"): [Req("/api/admin/audit/anchor", token="nope")],
+    ("GET", "/api/admin/shifts"): [
+        Req("/api/admin/shifts", params={"limit": 0}),
+        Req("/api/admin/shifts", params={"limit": 101}),
+    ],
+    ("POST", "/api/admin/shifts"): [
+        Req("/api/admin/shifts", {"note": ""}),
+        Req("/api/admin/shifts", {"note": "x" * 501}),
+        Req("/api/admin/shifts", {"extra": 1}),
+    ],
+    ("GET", "/api/admin/shifts/{shift_id}"): [
+        Req("/api/admin/shifts/0"),
+        Req("/api/admin/shifts/99999999"),
+        Req("/api/admin/shifts/1", params={"format": "xml"}),
+    ],
+    ("POST", "/api/admin/shifts/{shift_id}/hand-over"): [
+        Req("/api/admin/shifts/99999999/hand-over", {}),
+        Req("/api/admin/shifts/0/hand-over", {}),
+        Req("/api/admin/shifts/1/hand-over", {"note": 5}),
+    ],
+    ("GET", "/api/admin/monitor/{table_id}"): [Req("/api/admin/monitor/nope")],
+    ("GET", "/api/admin/reports/players"): [
+        Req("/api/admin/reports/players", params={"player_id": "ZZ"}),
+        Req("/api/admin/reports/players", params={"since": "2026-02-01", "until": "2026-01-01"}),
+        Req("/api/admin/reports/players", params={"money": "gold"}),
+    ],
+    ("GET", "/api/admin/reports/top"): [
+        Req("/api/admin/reports/top", params={"limit": 0}),
+        Req("/api/admin/reports/top", params={"since": "2026-02-01", "until": "2026-01-01"}),
+    ],
     ("GET", "/api/admin/reports"): [
         Req("/api/admin/reports", params={"since": "2026-02-01", "until": "2026-01-01"}),
         Req("/api/admin/reports", params={"since": "2020-01-01", "until": "2026-01-01"}),

@@ -15,8 +15,8 @@ MAIN = {"player", "banker", "tie"}
 
 
 def test_builtin_names_and_what_they_pay() -> None:
-    assert BUILTIN_RULESETS == ("standard", "no-commission", "ez", "tie-9")
-    std, nc, ez, t9 = (load_ruleset(n) for n in BUILTIN_RULESETS)
+    assert BUILTIN_RULESETS[:4] == ("standard", "no-commission", "ez", "tie-9")
+    std, nc, ez, t9 = (load_ruleset(n) for n in BUILTIN_RULESETS[:4])
     assert std.bet("banker").pays["win"].odds == Fraction(19, 20)
     assert std.bet("tie").pays["tie"].odds == 8
     assert t9.bet("tie").pays["tie"].odds == 9
@@ -156,13 +156,15 @@ def test_bad_payouts(text: str) -> None:
 
 
 def test_a_rule_set_counts_in_one_currency(tmp_path: Path) -> None:
-    """US dollars unless the file names another; every built-in counts dollars; a currency
-    whose minor unit is not a hundredth is refused."""
-    assert {load_ruleset(name).currency for name in BUILTIN_RULESETS} == {"USD"}
+    """US dollars unless the file names another; the built-ins count dollars but the rupiah
+    ones; the rupiah counts whole rupiah; a currency not offered is refused."""
+    assert {
+        name: load_ruleset(name).currency for name in BUILTIN_RULESETS if not name.endswith("-idr")
+    } == dict.fromkeys(("standard", "no-commission", "ez", "tie-9"), "USD")
     rupiah = tmp_path / "rupiah.toml"
     rupiah.write_text('name = "rupiah"\nextends = "standard"\ncurrency = "IDR"\n', "utf-8")
     rules = load_ruleset(rupiah)
-    assert (rules.currency, rules.minor_unit) == ("IDR", 2)
+    assert (rules.currency, rules.minor_unit) == ("IDR", 0)
     # The kept text of a dollar rule set is as it was; a rupiah one says so.
     assert "currency" not in load_ruleset("standard").to_toml()
     assert 'currency = "IDR"' in rules.to_toml()
@@ -190,3 +192,24 @@ def test_extending_at_other_stakes_moves_each_bets_limits_with_the_tables() -> N
         "[bets.tie]\nmax_stake = 123_000\n"
     )
     assert own.bets["tie"].max_stake == 123_000 and own.bets["banker"].max_stake == 10_000_000
+
+
+@pytest.mark.parametrize("base", ["standard", "no-commission", "ez"])
+def test_the_rupiah_tables_pay_as_their_dollar_tables_at_rupiah_stakes(base: str) -> None:
+    """Each built-in rupiah rule set offers and pays exactly what its dollar one does, counts
+    whole rupiah from Rp 10.000 to Rp 50.000.000 a spot, and keeps each side bet's limits in
+    the dollar table's proportion, every one a whole number of thousands of rupiah."""
+    dollars, rupiah = load_ruleset(base), load_ruleset(f"{base}-idr")
+    assert (rupiah.currency, rupiah.minor_unit) == ("IDR", 0)
+    assert rupiah.chips == (10_000, 50_000, 100_000, 500_000, 1_000_000, 5_000_000)
+    assert set(rupiah.bets) == set(dollars.bets)
+    assert rupiah.decks == dollars.decks and rupiah.shoe == dollars.shoe
+    for name, rule in rupiah.bets.items():
+        assert rule.pays == dollars.bet(name).pays, name
+        assert rule.min_stake == 10_000, name
+        assert rule.max_stake % 1_000 == 0, name
+        # The dollar table's maximum is 1,000,000 cents, the rupiah one's Rp 50.000.000.
+        assert Fraction(rule.max_stake, 50_000_000) == Fraction(
+            dollars.bet(name).max_stake, 1_000_000
+        ), name
+    assert rupiah.bet("player").max_stake == rupiah.bet("banker").max_stake == 50_000_000

@@ -116,9 +116,10 @@ def test_settlement_table(rules: str, bet: str, cards: str, result: str, returne
 
 def test_table_covers_every_offered_bet_of_every_builtin() -> None:
     covered = {(rules, bet) for rules, bet, *_ in TABLE}
+    # A rupiah rule set pays as its dollar one does (test_core_rulesets): the same cases.
     for name in BUILTIN_RULESETS:
         for bet in load_ruleset(name).bets:
-            assert (name, bet) in covered, (name, bet)
+            assert (name.removesuffix("-idr"), bet) in covered, (name, bet)
 
 
 @pytest.mark.parametrize(

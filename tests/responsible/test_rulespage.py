@@ -77,7 +77,8 @@ def test_house_edges_match_the_published_figures(
     page = pages[name]
     assert page["house_edges"] == "exact"
     edges = {bet["name"]: bet["house_edge"] for bet in page["bets"]}
-    for bet, figure in PUBLISHED[name].items():
+    # A rupiah table pays as its dollar one: the same published figures.
+    for bet, figure in PUBLISHED[name.removesuffix("-idr")].items():
         assert edges[bet]["percent"] == figure, bet
 
 

@@ -115,7 +115,7 @@ def test_an_option_given_at_its_default_still_overrides_the_environment() -> Non
     assert given.exit_code == 2
     assert given.output == (
         "baccarat: error: --tables: unknown rule set 'x' (built-in: standard, no-commission, "
-        "ez, tie-9) (the option or BACCARAT_TABLES)\n"
+        "ez, tie-9, standard-idr, no-commission-idr, ez-idr) (the option or BACCARAT_TABLES)\n"
     )
     unset = runner.invoke(app, ["serve", "--tables", "x"], env=env)
     assert "--guests must be 'on' or 'off'" in unset.output
@@ -136,7 +136,7 @@ def test_serve_help_lists_each_setting_once_with_its_default_and_bounds() -> Non
             assert line.endswith("[default: on]")
         elif field.default is False:
             assert line.endswith("[default: off]")
-        elif field.default not in (None, ()):
+        elif field.default not in (None, (), ""):
             assert line.endswith(f"[default: {field.default}]"), line
         else:
             assert "[default:" not in line

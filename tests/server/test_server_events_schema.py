@@ -36,9 +36,12 @@ ROOT = Path(__file__).resolve().parents[2]
 DAY_MS = 24 * 3_600_000
 REALITY_CHECK_S = 300
 #: Every ``type`` the models' union knows.
-#: Every type but a studio table's own (``studio``), which the studio tests check on its feed.
+#: Every type but a studio table's own (``studio``), which the studio tests check on its feed,
+#: and what answers a squeezer's page (``peel``, ``refused``: ``test_server_squeeze``).
 TYPES = {model.model_fields["type"].default for model in get_args(get_args(AnyMessage)[0])} - {
-    "studio"
+    "studio",
+    "peel",
+    "refused",
 }
 
 
@@ -61,7 +64,7 @@ def test_the_published_schema_is_generated_from_the_models() -> None:
     assert published == schema_text(), "regenerate it as baccarat.server.events says"
     schema = json.loads(published)
     mapping = schema["discriminator"]["mapping"]
-    assert set(mapping) == TYPES | {"studio"}
+    assert set(mapping) == TYPES | {"studio", "peel", "refused"}
     assert {choice["$ref"] for choice in schema["oneOf"]} == set(mapping.values())
 
 
@@ -111,7 +114,11 @@ def test_every_message_a_served_table_sends_is_one_the_schema_describes(
     config = Settings(
         db=db_url,
         tables=tables_from(
-            [f"{QUICK_TABLE}:face-down", "standard"], betting_ms=1500, reveal_ms=5, result_ms=20
+            [f"{QUICK_TABLE}:face-down", "standard"],
+            betting_ms=1500,
+            reveal_ms=5,
+            result_ms=20,
+            squeeze_ms=5,  # the player squeezes: nobody turns, the card turns itself at once
         ),
         idle_minutes=DAY_MS / 60_000,
         guest_hours=DAY_MS / 3_600_000,

@@ -133,6 +133,8 @@ class ServerProcess(ClockDriver):
             str(result_ms),
             "--demo-credit",
             str(demo_credit),
+            # The house's language is the test's to choose, not the machine's (LANG=id_ID...).
+            *([] if "--locale" in options else ["--locale", "en"]),
             *options,
         ]
         self.env = dict(env or {})

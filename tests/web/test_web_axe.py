@@ -59,15 +59,13 @@ cut_card_from_end = 40
 """
 
 
-def rupiah(language: str, minor: int) -> str:
-    """The test's own writing of rupiah: "Rp 1,500.00" in English, "Rp 1.500,00" in Indonesian."""
-    major, sen = divmod(abs(minor), 100)
-    whole = f"{major:,}"
+def rupiah(language: str, amount: int) -> str:
+    """The test's own writing of rupiah, counted whole: "Rp 150,000" in English, "Rp 150.000"
+    in Indonesian, never with sen."""
+    whole = f"{abs(amount):,}"
     if language == "id":
-        whole, mark = whole.replace(",", "."), ","
-    else:
-        mark = "."
-    return f"{'−' if minor < 0 else ''}Rp\u00a0{whole}{mark}{sen:02d}"
+        whole = whole.replace(",", ".")
+    return f"{'−' if amount < 0 else ''}Rp\u00a0{whole}"
 
 
 @pytest.fixture(scope="module")

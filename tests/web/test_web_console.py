@@ -446,7 +446,7 @@ def test_the_console_in_bahasa_indonesia(open_page: Opener, studio_server: Serve
     assert dealer.headline() == "Taruhan dibuka — jangan bagikan"
     assert (
         dealer.detail()
-        == "Pemain sedang bertaruh. Kartu yang ditarik sekarang membatalkan putaran."
+        == "Pemain sedang bertaruh. Kartu yang ditarik sekarang membuat ronde batal."
     )
     assert page.inner_text(".state__phase") == "Taruhan dibuka"
 
@@ -462,7 +462,7 @@ def test_the_console_in_bahasa_indonesia(open_page: Opener, studio_server: Serve
     dealer.act("close")
     page.wait_for_selector('dialog[data-dialog="close"][open]')
     assert page.inner_text('dialog[data-dialog="close"] h2').startswith(
-        "Tutup taruhan Shoe 1 · Putaran"
+        "Tutup taruhan Shoe 1 · Ronde"
     )
     dealer.dialog("close")
     dealer.wait_next("player_1")
@@ -489,11 +489,11 @@ def test_the_console_in_bahasa_indonesia(open_page: Opener, studio_server: Serve
     dealer.act("shoe")
     page.wait_for_selector('dialog[data-dialog="shoe"][open]')
     assert page.inner_text('dialog[data-dialog="shoe"] .studio-dialog__warning') == (
-        "Putaran yang sedang berjalan diselesaikan dulu: shoe baru menyusul sesudahnya."
+        "Ronde yang sedang berjalan diselesaikan dulu: shoe baru menyusul sesudahnya."
     )
     dealer.dialog("shoe", {"shuffled_by": "Dewi", "cut_card": "16"})
     page.wait_for_selector(".commands__line:has-text('Shoe baru menyusul')")
-    page.wait_for_selector(".due__flag:has-text('Shoe baru setelah putaran ini')")
+    page.wait_for_selector(".due__flag:has-text('Shoe baru setelah ronde ini')")
     assert page.is_disabled('[data-act="shoe"]')
 
     # Cards exposed: a misdeal voids the round, every stake back; then the new shoe.
@@ -502,7 +502,7 @@ def test_the_console_in_bahasa_indonesia(open_page: Opener, studio_server: Serve
     assert "tidak dapat diurungkan" in page.inner_text('dialog[data-dialog="misdeal"]')
     assert run_axe(page) == [], "the misdeal dialog, in Indonesian"
     dealer.dialog("misdeal", {"reason": "kartu terbuka"})
-    page.wait_for_selector(".commands__line:has-text('Putaran dibatalkan')")
+    page.wait_for_selector(".commands__line:has-text('Ronde batal')")
     assert studio_server.get(f"/api/rounds/{round_id}")["phase"] == "voided"
     studio_server.advance_until(
         lambda: studio_server.get(f"/api/tables/{TABLE}")["studio"]["next"] == "burn",

@@ -52,7 +52,7 @@ LANGS = ["en", "id"]
 PASSWORD = STAFF_PASSWORD
 PLAYER_PASSWORD = "a long enough passphrase 42"
 
-#: A rupiah table at rupiah stakes: Rp 10.000 the least stake, chips up to Rp 1.000.000 (the
+#: A rupiah table at rupiah stakes (whole rupiah): Rp 10.000 the least stake, chips up to Rp 1.000.000 (the
 #: bets' own limits follow the table's, scaled as the rule set's loader scales them).
 RUPIAH_RULES = """\
 name = "rupiah"
@@ -62,9 +62,9 @@ description = "Standard rules in rupiah, at rupiah stakes."
 currency = "IDR"
 
 [table]
-min_stake = 1_000_000
-max_stake = 10_000_000_000
-chips = [1_000_000, 5_000_000, 10_000_000, 25_000_000, 50_000_000, 100_000_000]
+min_stake = 10_000
+max_stake = 100_000_000
+chips = [10_000, 50_000, 100_000, 250_000, 500_000, 1_000_000]
 """
 
 #: A box, as a script measures one: {left, top, right, bottom, width, height}.
@@ -397,7 +397,7 @@ def rupiah_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         betting_seconds=VIRTUAL_WINDOW_S,
         reveal_ms=100,
         result_ms=400,
-        demo_credit=5_000_000_000,
+        demo_credit=50_000_000,
         virtual_clock=True,
     )
     yield served
@@ -448,14 +448,14 @@ def test_rupiah_stakes_on_side_spots_keep_the_felt_still(
     # Rp 1.100.000 on Perfect Pair (no round chip: "1100K"), Rp 2.000.000 on Small, Rp 10.000
     # on Big, each acknowledged before the next.
     plan = [
-        ("perfect_pair", 100_000_000),
-        ("perfect_pair", 10_000_000),
-        ("small", 100_000_000),
-        ("small", 100_000_000),
-        ("big", 1_000_000),
+        ("perfect_pair", 1_000_000),
+        ("perfect_pair", 100_000),
+        ("small", 1_000_000),
+        ("small", 1_000_000),
+        ("big", 10_000),
     ]
     placed = table.bet_in_one_window(plan, at_least=0)
-    assert placed == {"perfect_pair": 110_000_000, "small": 200_000_000, "big": 1_000_000}
+    assert placed == {"perfect_pair": 1_100_000, "small": 2_000_000, "big": 10_000}
     # Everyone's stakes come as the dealer reads them (on its clock): each spot's share too.
     rupiah_server.advance(1000)
     page.wait_for_function("document.querySelectorAll('.spot--side .spot__share').length === 3")

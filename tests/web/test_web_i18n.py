@@ -108,8 +108,12 @@ def words(catalogue: Catalogue) -> set[str]:
 
 
 def money_in(language: str, minor: int, symbol: str = "$") -> str:
-    """The test's own writing of an amount: "$1,234.56" in English, "$1.234,56" in Indonesian."""
+    """The test's own writing of an amount: "$1,234.56" in English, "$1.234,56" in Indonesian;
+    rupiah (``symbol`` "Rp\u00a0") whole: "Rp 10,000" and "Rp 10.000"."""
     sign = "−" if minor < 0 else ""
+    if symbol.startswith("Rp"):
+        whole = f"{abs(minor):,}"
+        return f"{sign}{symbol}{whole.replace(',', '.') if language == 'id' else whole}"
     major, cents = divmod(abs(minor), 100)
     whole = f"{major:,}"
     if language == "id":
@@ -161,6 +165,7 @@ SHARED_NAMES = {
     "queen",
     "king",
     "utc",
+    "rupiah",
 }
 
 
@@ -205,10 +210,15 @@ def test_the_english_words_are_the_servers_own(catalogues: dict[str, Catalogue])
     assert en["rules.interruption_text"] == INTERRUPTION_TEXT
     assert fill(en["rules.fairness_text"], algorithm=ALGORITHM) == FAIRNESS_TEXT
     assert en["rules.fairness_limit"] == FAIRNESS_LIMIT_TEXT
-    stake, back, exact = re.findall(r"\d+\.\d+", rounding_text())
-    assert (
-        fill(en["rules.rounding_text"], stake=stake, returned=back, exact=exact) == rounding_text()
-    )
+    for currency, units in (("USD", en["rules.units_cents"]), ("IDR", en["rules.units_whole"])):
+        text = rounding_text(currency)
+        found = re.search(r"stake of (\S+) on .* returns (\S+), not (\S+)\.$", text)
+        assert found is not None, text
+        stake, back, exact = found.groups()
+        filled = fill(
+            en["rules.rounding_text"], units=units, stake=stake, returned=back, exact=exact
+        )
+        assert filled == text, currency
     # The void reasons, as sentences: capital first, full stop last.
     for key, reason in (
         ("void.restart", RESTART_VOID_REASON),
@@ -218,11 +228,14 @@ def test_the_english_words_are_the_servers_own(catalogues: dict[str, Catalogue])
 
 
 def test_the_indonesian_game_words_are_those_of_the_seeds(catalogues: dict[str, Catalogue]) -> None:
-    """The hands keep their names, a tie is "Seri", a bet "taruhan", a round "putaran"."""
+    """The hands keep their names, a tie is "Seri", a bet "taruhan", a round "ronde"."""
     id_ = catalogues["id"]
     assert (id_["side.player"], id_["side.banker"], id_["side.tie"]) == ("Player", "Banker", "Seri")
-    assert (id_["bet.player_pair"], id_["bet.banker_pair"]) == ("Player Pair", "Banker Pair")
-    assert "taruhan" in id_["phase.open"].lower() and "putaran" in id_["stage.round"].lower()
+    assert (id_["bet.player_pair"], id_["bet.banker_pair"]) == (
+        "Pasangan Player",
+        "Pasangan Banker",
+    )
+    assert "taruhan" in id_["phase.open"].lower() and "ronde" in id_["stage.round"].lower()
     assert (id_["rules.draws"], id_["rules.stands"]) == ("menarik", "berhenti")
     assert "komisi" in id_["ruleset.standard.title"]
     # "Pemain" is the person at the table, never the Player hand.
@@ -279,7 +292,7 @@ def test_currencies_numbers_dates_and_plurals(page: Page) -> None:
     nbsp = "\u00a0"
     assert english == {
         "usd": "$1,234.56",
-        "idr": f"Rp{nbsp}1,234.56",
+        "idr": f"Rp{nbsp}123,456",  # the rupiah counts whole rupiah: no sen
         "cents": "−$0.05",
         "edge": "1.0579",
         "big": "1,234,567",
@@ -292,12 +305,12 @@ def test_currencies_numbers_dates_and_plurals(page: Page) -> None:
     }
     assert indonesian == {
         "usd": "$1.234,56",
-        "idr": f"Rp{nbsp}1.234,56",
+        "idr": f"Rp{nbsp}123.456",
         "cents": "−$0,05",
         "edge": "1,0579",
         "big": "1.234.567",
-        "one": "1 putaran di shoe ini",
-        "two": "2 putaran di shoe ini",
+        "one": "1 ronde di shoe ini",
+        "two": "2 ronde di shoe ini",
         "seconds": "1 detik lagi untuk bertaruh",
         "utc": "1 Jun 2024, 12.00.05 UTC",
         "date": "3 Des 2024",
@@ -611,10 +624,12 @@ def test_the_indonesian_rules_pages_are_in_indonesian(
         for word in ("kartu", "seri", "menarik", "berhenti", "taruhan", "dibayar"):
             assert word in prose, (name, word)
         tie = page.inner_text(".rules-bet[data-bet='tie'] .rules-facts dd")
+        rules = load_ruleset(name)
+        symbol = "Rp\u00a0" if rules.currency == "IDR" else "$"
         assert tie == fill(
             catalogues["id"]["facts.range"],
-            min=money_in("id", 100),
-            max=money_in("id", load_ruleset(name).bet("tie").max_stake),
+            min=money_in("id", rules.bet("tie").min_stake, symbol),
+            max=money_in("id", rules.bet("tie").max_stake, symbol),
         ), name
         page.goto(f"{virtual_server.url}/#/")
         page.wait_for_selector(".lobby-card")
@@ -625,5 +640,5 @@ def test_the_indonesian_rules_pages_are_in_indonesian(
 def test_the_page_files_stay_small() -> None:
     """The catalogues are loaded one at a time (English, and Indonesian when chosen): each is small."""
     for name in ("en.js", "id.js"):
-        assert (JS / "messages" / name).stat().st_size < 40_000
+        assert (JS / "messages" / name).stat().st_size < 48_000
     assert Path(JS / "i18n.js").stat().st_size < 16_000

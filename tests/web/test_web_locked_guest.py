@@ -27,13 +27,13 @@ LOCALES = {"en": "en-GB", "id": "id-ID"}
 #: What the page says when its player was locked, and when a guest is refused on the device.
 LOCKED = {
     "en": "You were logged out: your account was locked by the casino. Contact support.",
-    "id": "Anda telah dikeluarkan: akun Anda dikunci oleh kasino. Hubungi dukungan.",
+    "id": "Anda telah dikeluarkan: akun Anda dikunci oleh kasino. Hubungi layanan pelanggan.",
 }
 REFUSED = {
     "en": "Play as guest is refused on this browser: the account last played here was locked "
     "by the casino. Contact support.",
     "id": "Bermain sebagai tamu ditolak di peramban ini: akun yang terakhir dimainkan di sini "
-    "dikunci oleh kasino. Hubungi dukungan.",
+    "dikunci oleh kasino. Hubungi layanan pelanggan.",
 }
 
 

@@ -137,10 +137,11 @@ def test_every_spot_states_its_payout(page: Page, name: str) -> None:
             strict=True,
         )
     )
-    for bet, headline in HEADLINES[name].items():
+    # A rupiah rule set pays as its dollar one: the same spots, the same words.
+    for bet, headline in HEADLINES[name.removesuffix("-idr")].items():
         assert summaries[bet]["headline"] == headline, bet
     for (rules, bet), note in NOTES.items():
-        if rules == name:
+        if rules == name.removesuffix("-idr"):
             assert summaries[bet]["note"] == note, bet
 
 

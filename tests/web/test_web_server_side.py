@@ -99,7 +99,18 @@ def test_face_down_squeezes_each_card_and_turns_the_banker_third_last(
     turns = [m for m in messages if m["type"] in ("squeeze", "card")]
     for squeeze, card in zip(turns[::2], turns[1::2], strict=True):
         assert (squeeze["hand"], squeeze["position"]) == (card["hand"], card["position"])
-        assert set(squeeze) == {"type", "seq", "table_id", "now", "round_id", "hand", "position"}
+        # Who squeezes and until when; never the card.
+        assert set(squeeze) == {
+            "type",
+            "seq",
+            "table_id",
+            "now",
+            "round_id",
+            "hand",
+            "position",
+            "squeezer",
+            "deadline_ms",
+        }
     # Player's two, Banker's two, Player's third, Banker's third last; each with its card.
     order = [(m["hand"], m["position"], m["card"]) for m in turns[1::2]]
     assert order == [(c.hand, c.position, c.card.code) for c in squeeze_order(coup)]

@@ -507,7 +507,7 @@ def test_the_ended_shoe_verifies_in_the_browser_in_both_languages(
         assert found["heading"] == f"Shoe {shoe['id']} selesai: catatannya diterbitkan"
         assert found["summary"] == (
             f"✓ Terverifikasi: semua {reads} kartu yang dibaca mengikuti aturan shoe, dan semua"
-            f" {coups} putaran sama dengan kartu yang dibaca untuknya, termasuk pembayarannya."
+            f" {coups} ronde sama dengan kartu yang dibaca untuknya, termasuk pembayarannya."
         )
         assert indonesian.page.inner_text(".fair summary") == (
             "Shoe studio — kartu sesuai hasil baca"

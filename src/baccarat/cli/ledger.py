@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -10,6 +11,7 @@ import typer
 from rich.table import Table
 
 from baccarat.cli.app import app, console, fail
+from baccarat.responsible.money import format_money
 
 if TYPE_CHECKING:
     from baccarat.store import Database
@@ -89,6 +91,7 @@ def check_command(
             },
             "bets": report.bets,
             "outcomes": report.outcomes,
+            "currency": report.currency,
             "problems": problems,
         }
         typer.echo(json.dumps(figures, sort_keys=True))
@@ -96,24 +99,25 @@ def check_command(
         table = Table(title="Ledger", title_justify="left", show_header=False)
         table.add_column("figure")
         table.add_column("value", justify="right")
+        money = partial(format_money, currency=report.currency)
         rows = [
-            ("transactions", report.transactions),
-            ("entries", report.entries),
-            ("accounts", report.accounts),
-            ("sum of all accounts", report.total),
-            ("players", report.players),
-            ("held by players", report.player_money),
-            ("house result", report.house),
-            ("stakes in play", report.in_play),
-            ("guests (demo money)", report.demo_players),
-            ("held by guests (demo)", report.demo_money),
-            ("house result on demo play", report.demo_house),
-            ("demo stakes in play", report.demo_in_play),
-            ("bets", report.bets),
+            ("transactions", str(report.transactions)),
+            ("entries", str(report.entries)),
+            ("accounts", str(report.accounts)),
+            ("sum of all accounts", money(report.total)),
+            ("players", str(report.players)),
+            ("held by players", money(report.player_money)),
+            ("house result", money(report.house)),
+            ("stakes in play", money(report.in_play)),
+            ("guests (demo money)", str(report.demo_players)),
+            ("held by guests (demo)", money(report.demo_money)),
+            ("house result on demo play", money(report.demo_house)),
+            ("demo stakes in play", money(report.demo_in_play)),
+            ("bets", str(report.bets)),
         ]
-        rows += [(f"bets {kind}", n) for kind, n in sorted(report.outcomes.items())]
+        rows += [(f"bets {kind}", str(n)) for kind, n in sorted(report.outcomes.items())]
         for name, value in rows:
-            table.add_row(name, str(value))
+            table.add_row(name, value)
         console.print(table)
         for name, items in problems.items():
             shown = ", ".join(str(item) for item in items[:5])

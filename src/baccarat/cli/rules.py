@@ -10,8 +10,9 @@ from rich.table import Table
 
 from baccarat.cli.app import app, console
 from baccarat.cli.common import open_ruleset
-from baccarat.rulesets import BetRule
-from baccarat.rulespage import odds_text
+from baccarat.responsible.money import format_money
+from baccarat.rulesets import DEFAULT_CURRENCY, BetRule
+from baccarat.rulespage import odds_text, rounding_text
 from baccarat.tableau import BANKER_DRAWS_ON
 
 
@@ -30,8 +31,11 @@ def rules_command(
         f"{shoe.cut_card_from_end} cards from the end; last coup: {shoe.last_coup.value}.\n"
     )
     console.print(drawing_table())
-    console.print(pay_tables(rules.bets.values()))
-    console.print("Payouts that are not a whole minor unit are rounded down.")
+    console.print(pay_tables(rules.bets.values(), rules.currency))
+    console.print(
+        f"Chips: {', '.join(format_money(chip, rules.currency) for chip in rules.chips)}."
+    )
+    console.print(rounding_text(rules.currency))
 
 
 def drawing_table() -> Table:
@@ -50,15 +54,19 @@ def drawing_table() -> Table:
     return table
 
 
-def pay_tables(bets: Iterable[BetRule]) -> Table:
-    """Every offered bet with its events, payouts and limits."""
-    table = Table(title="Bets and payouts (stakes in minor units)")
+def pay_tables(bets: Iterable[BetRule], currency: str = DEFAULT_CURRENCY) -> Table:
+    """Every offered bet with its events, payouts and limits (in ``currency``)."""
+    table = Table(title=f"Bets and payouts (stakes in {currency})")
     for header in ("Bet", "Pays", "Min", "Max", "What it is"):
         table.add_column(header)
     for rule in bets:
         # The odds as the table's spots and rules page print them ("0.95:1", not "19:20").
         pays = ", ".join(f"{event} {odds_text(payout)}" for event, payout in rule.pays.items())
         table.add_row(
-            rule.type.label, pays, str(rule.min_stake), str(rule.max_stake), rule.type.description
+            rule.type.label,
+            pays,
+            format_money(rule.min_stake, currency),
+            format_money(rule.max_stake, currency),
+            rule.type.description,
         )
     return table

@@ -11,6 +11,7 @@ import errno
 import os
 import socket
 import sys
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import typer
@@ -121,14 +122,33 @@ def serve_command(ctx: typer.Context) -> None:
     """Run the live tables until stopped (Ctrl-C)."""
     from baccarat.server.config import Settings
 
+    options = given(ctx)
+    if options.get("locale") is None and "BACCARAT_LOCALE" not in os.environ:
+        options["locale"] = machine_locale(os.environ)
     try:
-        settings = Settings.load(**given(ctx))
+        settings = Settings.load(**options)
     except ValueError as error:  # a bad value, or a rule set that cannot be loaded
         fail(str(error))
     refusal = settings.virtual_clock_refusal(os.environ)  # a test's switch: never in production
     if refusal is not None:
         fail(refusal)
     serve(settings.on_this_machine())
+
+
+def machine_locale(environ: Mapping[str, str]) -> str:
+    """The house's language from the machine's locale, as POSIX picks it (LC_ALL, then
+    LC_MESSAGES, then LANG): an Indonesian machine serves in Indonesian, any other in English.
+
+    >>> machine_locale({"LANG": "id_ID.UTF-8"}), machine_locale({"LANG": "C.UTF-8"})
+    ('id', 'en')
+    >>> machine_locale({"LC_ALL": "en_US.UTF-8", "LANG": "id_ID.UTF-8"})
+    'en'
+    """
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        if value:
+            return "id" if value.split(".")[0].split("_")[0].lower() in ("id", "in") else "en"
+    return "en"
 
 
 def serve(settings: Settings) -> None:

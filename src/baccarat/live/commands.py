@@ -39,6 +39,7 @@ __all__ = [
     "Misscan",
     "OpenRound",
     "Pause",
+    "PeelCard",
     "Placed",
     "ReadCard",
     "Refused",
@@ -47,6 +48,7 @@ __all__ = [
     "Resume",
     "SeatDealer",
     "StartShoe",
+    "TurnCard",
     "VoidRound",
     "Voided",
     "command_from_json",
@@ -137,6 +139,30 @@ class VoidRound:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnCard:
+    """The squeezer of a face-down card ends its squeeze: the dealer turns it now. Refused
+    (``not_your_squeeze``, ``not_now``) unless ``player_id`` squeezes that very card."""
+
+    round_id: int
+    hand: str
+    position: int
+    player_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class PeelCard:
+    """The squeezer peels the card from ``edge`` as far as ``progress`` (0 to 1): shown to the
+    table as it is, never the card itself. Refused like ``TurnCard``."""
+
+    round_id: int
+    hand: str
+    position: int
+    player_id: str
+    edge: str
+    progress: float
+
+
+@dataclass(frozen=True, slots=True)
 class Pause:
     """Operators paused the table (stored already): no new round opens."""
 
@@ -182,6 +208,8 @@ Command = (
     | Misscan
     | Resolve
     | SeatDealer
+    | TurnCard
+    | PeelCard
 )
 
 
@@ -241,6 +269,8 @@ _COMMANDS: dict[str, type[Command]] = {
         Misscan,
         Resolve,
         SeatDealer,
+        TurnCard,
+        PeelCard,
     )
 }
 _REPLIES: dict[str, type[Reply]] = {cls.__name__: cls for cls in (Done, Voided, Refused, Placed)}

@@ -5,7 +5,11 @@ card from the table's card source (each card stored before anyone may see it), r
 cards one by one (each recorded in the round's ``revealed`` just after its event, so the
 stored views never run ahead of the feed), settle every bet in one transaction. The shoe's
 commitment is published before its first round; its server seed after its last. A face-down
-table squeezes each card (a ``squeeze`` event without the card, a pause) before turning it.
+table squeezes each card (a ``squeeze`` event without the card) before turning it: the player
+with the largest stake on its hand squeezes it (``baccarat.table.squeeze``) until they turn it
+(``TurnCard``) or its deadline passes, peeling it meanwhile (``PeelCard``, relayed to the
+table); with nobody on that hand the dealer squeezes it for the reveal's pause. A restart
+mid-squeeze squeezes the card again, with a fresh deadline.
 On start, and after any failure, the dealer first rebuilds its state from the database and
 finishes what was left (``baccarat.table.recovery``).
 
@@ -49,6 +53,7 @@ from baccarat.live.commands import (
     Misscan,
     OpenRound,
     Pause,
+    PeelCard,
     ReadCard,
     Refused,
     Reply,
@@ -56,6 +61,7 @@ from baccarat.live.commands import (
     Resume,
     SeatDealer,
     StartShoe,
+    TurnCard,
     Voided,
     VoidRound,
 )
@@ -63,6 +69,7 @@ from baccarat.live.events import RoundPaid
 from baccarat.live.inbox import Inbox
 from baccarat.live.observers import Observer, Step, StepName
 from baccarat.live.ports import Clock, Fence, Store
+from baccarat.live.round_limits import RoundLimits
 from baccarat.live.shoe_keeper import ShoeKeeper
 from baccarat.live.studio_desk import StudioDesk
 from baccarat.live.table import LiveTable, finished_round
@@ -71,9 +78,10 @@ from baccarat.refusals import RefusalCode
 from baccarat.roads import Scoreboard
 from baccarat.rulesets import RuleSet
 from baccarat.shoe import CardCounts
-from baccarat.store.bet_reads import round_has_bets, round_stakes
+from baccarat.store.bet_reads import open_bets, round_has_bets, round_stakes
 from baccarat.store.clock import db_now
 from baccarat.store.leases import FencedError
+from baccarat.store.pseudonyms import pseudonym, record_key
 from baccarat.store.rounds import (
     RoundChange,
     RoundRow,
@@ -95,11 +103,15 @@ from baccarat.store.shoes import (
 from baccarat.store.table_controls import get_control
 from baccarat.table import (
     RESTART_VOID_REASON,
+    HandName,
     Phase,
+    RevealedCard,
+    Round,
     TransitionError,
     recovery_action,
     turn_order,
 )
+from baccarat.table.squeeze import Squeeze, Stake, squeezers
 
 __all__ = ["Dealer"]
 
@@ -140,6 +152,8 @@ class Dealer:
         self.store = store
         self.clock = clock
         self.shoes = ShoeKeeper(table, table_ruleset, store, self._write, vault)
+        #: The limits each round opens under (an operator's change waits for the next).
+        self.limits = RoundLimits(table, store)
         #: The operators' status of the table (``baccarat.store.table_controls``).
         self.status = "open"
         self.ready = asyncio.Event()
@@ -148,6 +162,9 @@ class Dealer:
         self.desk = StudioDesk(table, self.shoes, self._write) if table.settings.studio else None
         #: A studio dealer closed betting before the deadline.
         self._close_now = False
+        #: The card being squeezed now, and whether its squeezer asked for it to be turned.
+        self._squeeze: Squeeze | None = None
+        self._turn_now = False
 
     @property
     def table_id(self) -> str:
@@ -229,6 +246,26 @@ class Dealer:
                 return Refused(
                     RefusalCode.INVALID_REQUEST, "this table's dealer paces its own rounds"
                 )
+            case TurnCard() | PeelCard():
+                return self._squeezer_step(command)
+
+    def _squeezer_step(self, command: TurnCard | PeelCard) -> Reply:
+        """A squeezer's turn or peel of the card being squeezed; anyone else's is refused."""
+        squeeze = self._squeeze
+        if squeeze is None or self._turn_now:
+            return Refused(RefusalCode.NOT_NOW, "no card is being squeezed now")
+        refusal = squeeze.refuse(
+            command.player_id, command.round_id, command.hand, command.position
+        )
+        if refusal is not None:
+            return Refused(refusal.code, refusal.message)
+        if isinstance(command, TurnCard):
+            self._turn_now = True
+        else:
+            self.table.show_peel(
+                squeeze.round_id, squeeze.hand, squeeze.position, command.edge, command.progress
+            )
+        return Done()
 
     async def _studio(
         self, command: ReadCard | StartShoe | Misscan | Resolve | SeatDealer
@@ -361,6 +398,7 @@ class Dealer:
             self.table.last_round = finished_round(last, self.table.shoe_number(last.shoe_id))
         if resumable:
             self.table.begin(resumable[0])
+        await self.limits.recover(resumable[0] if resumable else None)
         return resumable
 
     async def _know_shoes(self, rows: list[RoundRow]) -> None:
@@ -415,8 +453,14 @@ class Dealer:
         number, betting_ms = shoes.next_number, self.table.settings.betting_ms
 
         def opening(c: Connection) -> RoundChange:
+            limits = self.limits.opening(c, shoe_row)  # an operator's change applies from here
             return open_round(
-                c, table_id=self.table_id, shoe_id=shoe_row.id, number=number, betting_ms=betting_ms
+                c,
+                table_id=self.table_id,
+                shoe_id=shoe_row.id,
+                number=number,
+                betting_ms=betting_ms,
+                limits=limits,
             )
 
         opened = await self._write(opening)
@@ -425,6 +469,7 @@ class Dealer:
         if shoes.source is not None:
             self.table.cards_left = shoes.source.left.total
         table = self.table
+        self.limits.show(shoe_row, opened.row.limits)  # shown with round_open
         table.begin(opened.row)
         table.follow(opened)
         closed = await self._close(opened.row)
@@ -540,6 +585,7 @@ class Dealer:
         pause_s = table.settings.reveal_ms / 1000
         face_down = table.settings.dealing == "face-down"
         state = row.state
+        who = await self._squeezers(row) if face_down else {}
         # A resumed round goes on from the cards already shown before the restart.
         for card in turn_order(state.coup, table.settings.dealing):
             if state.turned(card):
@@ -549,8 +595,7 @@ class Dealer:
                 await self._after_round()
                 return
             if face_down:
-                table.announce(row, state.squeeze(card).events)
-                await self._wait(pause_s)
+                await self._squeeze_card(row, state, card, who.get(card.hand))
                 if self._voided_in_play(row.id):
                     await self._after_round()
                     return
@@ -588,6 +633,57 @@ class Dealer:
             )
             table.subscribers.publish(paid)
         await self._after_round()
+
+    async def _squeezers(self, row: RoundRow) -> dict[HandName, tuple[str, str]]:
+        """Each hand's squeezer, from the round's bets: their player id and pseudonym in the
+        shoe. Only a display: a failed read leaves the squeeze to the dealer."""
+
+        def read(c: Connection) -> dict[HandName, tuple[str, str]]:
+            stakes = [
+                Stake(bet_id, player, spot, stake)
+                for bet_id, player, spot, stake in open_bets(c, row.id)
+            ]
+            found = squeezers(stakes)
+            if not found:
+                return {}
+            key = record_key(c)
+            return {
+                hand: (player, pseudonym(key, row.shoe_id, player))
+                for hand, player in found.items()
+            }
+
+        try:
+            return await self.store.read(read)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.warning("table %s: the squeezers of round %d were not read", self.table_id, row.id)
+            return {}
+
+    async def _squeeze_card(
+        self, row: RoundRow, state: Round, card: RevealedCard, squeezer: tuple[str, str] | None
+    ) -> None:
+        """Announce the squeeze of ``card`` and wait until its squeezer turns it, its deadline
+        passes (the table's ``squeeze_ms`` for a player, the reveal's pause for the dealer) or
+        the round is voided; the commands that come meanwhile are carried out."""
+        settings = self.table.settings
+        player, name = squeezer if squeezer is not None else (None, None)
+        wait_ms = settings.squeeze_ms if player is not None else settings.reveal_ms
+        deadline = self.clock.now_ms() + wait_ms
+        self._squeeze = Squeeze(row.id, card.hand, card.position, player, deadline)
+        self._turn_now = False
+        own = None if player is None else {player: {"yours": True}}
+        self.table.announce(row, state.squeeze(card, by=name, deadline=deadline).events, own)
+        try:
+            while not self._turn_now and not self._voided_in_play(row.id):
+                left_ms = deadline - self.clock.now_ms()
+                if left_ms <= 0:
+                    break
+                await self._inbox.wait(
+                    self.clock, left_ms / 1000, self._carry_out, until_command=True
+                )
+        finally:
+            self._squeeze, self._turn_now = None, False
 
     async def _after_round(self) -> None:
         """The result's pause; then the shoe ends if its source says so."""

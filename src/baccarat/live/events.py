@@ -31,6 +31,7 @@ from baccarat.table import RoundEvent
 
 __all__ = [
     "LiveEvent",
+    "PeelShown",
     "RoundCancelled",
     "RoundPaid",
     "RoundShown",
@@ -123,6 +124,18 @@ class StudioShown:
     detail: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class PeelShown:
+    """The squeezer peeled the card being squeezed from ``edge`` as far as ``progress``."""
+
+    table_id: str
+    round_id: int
+    hand: str
+    position: int
+    edge: str
+    progress: float
+
+
 LiveEvent = (
     RoundShown
     | StakesShown
@@ -132,6 +145,7 @@ LiveEvent = (
     | RoundPaid
     | RoundCancelled
     | StudioShown
+    | PeelShown
 )
 Subscriber = Callable[[LiveEvent], None]
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from baccarat.coup import Coup
 from baccarat.live.events import (
+    PeelShown,
     RoundShown,
     ShoeEnded,
     ShoeStarted,
@@ -27,6 +28,7 @@ from baccarat.rulesets import RuleSet
 from baccarat.store.rounds import RoundChange, RoundRow
 from baccarat.store.shoes import ShoeRow
 from baccarat.table import (
+    CardSqueezed,
     CardTurned,
     Phase,
     ResultShown,
@@ -91,6 +93,8 @@ class LiveTable:
         #: A studio table's desk as it shows it now (``baccarat.live.studio_desk``); ``None``
         #: for a table the server deals.
         self.studio_view: Callable[[], dict[str, Any]] | None = None
+        #: The card being squeezed, as a newcomer's snapshot shows it (never the card).
+        self.squeeze: dict[str, Any] | None = None
 
     @property
     def id(self) -> str:
@@ -126,6 +130,7 @@ class LiveTable:
         if row is None or self.round is None or row.id != self.round.id:
             self.stakes = {}
         self.round, self.revealed, self.result = row, [], None
+        self.squeeze = None
         if row is not None and row.cards is not None:
             order = turn_order(row.state.coup, self.settings.dealing)
             self.revealed = [card for card in order if row.state.turned(card)]
@@ -166,20 +171,47 @@ class LiveTable:
         """
         for event in events:
             self._follow(row, event)
-            mine = own if isinstance(event, RoundSettled | RoundVoided) else None
+            mine = own if isinstance(event, RoundSettled | RoundVoided | CardSqueezed) else None
             self.subscribers.publish(RoundShown(self.id, row, event, mine))
 
     def _follow(self, row: RoundRow, event: RoundEvent) -> None:
         match event:
+            case CardSqueezed():
+                self.squeeze = {
+                    "round_id": event.round_id,
+                    "hand": event.hand,
+                    "position": event.position,
+                    "squeezer": event.by,
+                    "deadline_ms": event.deadline,
+                    "edge": None,
+                    "progress": 0.0,
+                }
             case CardTurned(card=card):
+                self.squeeze = None
                 self.revealed.append(card)
             case ResultShown(coup=coup):
                 self.board.add_coup(coup)
                 self.result = coup
             case RoundSettled() | RoundVoided():
+                self.squeeze = None
                 self.last_round = finished_round(row, self.shoe_number(row.shoe_id))
             case _:
                 pass
+
+    def show_peel(
+        self, round_id: int, hand: str, position: int, edge: str, progress: float
+    ) -> None:
+        """The squeezer peeled the card being squeezed (checked by the dealer): published, and
+        kept for a newcomer's snapshot."""
+        squeeze = self.squeeze
+        if squeeze is None or (squeeze["round_id"], squeeze["hand"], squeeze["position"]) != (
+            round_id,
+            hand,
+            position,
+        ):
+            return
+        self.squeeze = {**squeeze, "edge": edge, "progress": progress}
+        self.subscribers.publish(PeelShown(self.id, round_id, hand, position, edge, progress))
 
     def announce_shoe_start(self, row: ShoeRow) -> None:
         """A new shoe is in play: its commitment, before its first round."""

@@ -46,6 +46,7 @@ __all__ = [
     "TableAudience",
     "TableChange",
     "TableControlView",
+    "TableLimitsChange",
     "TableList",
     "VoidResult",
 ]
@@ -143,6 +144,19 @@ class TableChange(_AdminModel):
     )
 
 
+class TableLimitsChange(_AdminModel):
+    """The table's limits from its next round: its minimum and maximum stake per spot (each
+    bet's limits move with them as the rule set proportions them), and a lower maximum for
+    some bets."""
+
+    reason: Reason
+    min_stake: Money
+    max_stake: Money
+    bets: dict[Annotated[str, Field(max_length=32)], Money] | None = Field(
+        default=None, max_length=32, description="Per bet, its own maximum stake."
+    )
+
+
 class TableControlView(_AdminModel):
     id: str
     status: Literal["open", "paused", "closed"]
@@ -154,6 +168,14 @@ class TableControlView(_AdminModel):
         description="What applies from the next shoe: 'ruleset' and 'limits', 'settings'."
     )
     watching: int
+    limits: dict[str, Any] | None = Field(
+        default=None,
+        description="The limits an operator set that the newest round opened under: "
+        "min_stake, max_stake, bets (null: the rule set's own).",
+    )
+    pending_limits: dict[str, Any] | None = Field(
+        default=None, description="The limits an operator set for the next round to open."
+    )
 
 
 class TableList(_AdminModel):
@@ -315,6 +337,9 @@ class AuditRecordView(_AdminModel):
 class AuditPage(_AdminModel):
     records: list[AuditRecordView]
     next_after: int | None = Field(description="Pass as after_seq for the next page.")
+    next_before: int | None = Field(
+        default=None, description="order=desc: pass as before_seq for the next (older) page."
+    )
 
 
 class AuditProblem(_AdminModel):
@@ -352,10 +377,12 @@ class ReportRow(_AdminModel):
     z: float | None = Field(
         description="(ggr − theoretical) / its standard deviation; null where not exact."
     )
+    hour: int | None = Field(None, description="UTC hour of the day (0-23), granularity=hour.")
 
 
 class ReportView(_AdminModel):
     since: str
     until: str
     money: Literal["real", "demo", "all"]
+    granularity: Literal["day", "hour"] = "day"
     rows: list[ReportRow]

@@ -21,6 +21,7 @@ from baccarat.server.actions.admin_players import PlayerDesk
 from baccarat.server.actions.admin_records import RecordDesk
 from baccarat.server.actions.admin_reports import ReportDesk
 from baccarat.server.actions.admin_rounds import RoundDesk
+from baccarat.server.actions.admin_shifts import ShiftDesk
 from baccarat.server.actions.admin_staff import StaffAccounts
 from baccarat.server.actions.admin_tables import TableDesk
 from baccarat.server.actions.reality_checks import push_reality_checks
@@ -112,6 +113,7 @@ def create_app(config: Settings, *, clock: Clock | None = None) -> FastAPI:
         records=RecordDesk(service, clock),
         reports=ReportDesk(service, clock),
     )
+    app.state.shifts = ShiftDesk(service, clock)
     app.state.studio = StudioDesks(service, clock)
     install_error_handlers(app)
     for router, responses in ROUTERS:

@@ -30,12 +30,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any, ClassVar, Self
+from typing import Annotated, Any, ClassVar, Literal, Self
 
 from pydantic import (
     BeforeValidator,
     Field,
     InstanceOf,
+    PrivateAttr,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -44,10 +45,11 @@ from pydantic import (
 from pydantic_core import ErrorDetails, PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
+from baccarat.rulesets import load_ruleset
 from baccarat.server.hygiene import stream_source
 from baccarat.server.metrics import parse_bind
 from baccarat.server.ratelimit import RATES, RateLimitSettings
-from baccarat.server.table_specs import DEFAULT_TABLES, tables_from
+from baccarat.server.table_specs import DEFAULT_TABLES, LOCALE_TABLES, tables_from
 from baccarat.store.money import DEFAULT_MAX_BALANCE, DEFAULT_MAX_DEPOSIT, MONEY_LIMIT, MoneyBounds
 from baccarat.table import Dealing, TableSettings
 
@@ -58,6 +60,11 @@ __all__ = [
     "Settings",
     "default_static_dir",
 ]
+
+#: A guest's demo credit where the tables count cents ($10,000.00), and where they count whole
+#: rupiah (Rp 100.000.000).
+DEMO_CREDIT_CENTS = 1_000_000
+DEMO_CREDIT_WHOLE = 100_000_000
 
 #: The environment variable that says a process is a test (``virtual_clock`` needs it).
 TESTING_VARIABLE = "BACCARAT_TESTING"
@@ -80,8 +87,8 @@ class Settings(BaseSettings):
 
     A field holds what the server uses where that differs from what is typed: ``tables``
     (given as ``"standard, ez:face-down"``) holds one ``TableSettings`` each, paced by
-    ``betting_seconds``, ``reveal_ms``, ``result_ms`` and ``dealing``; ``guests`` (``on`` or
-    ``off``) is a ``bool``. The server's other units are properties (``session_idle_ms``,
+    ``betting_seconds``, ``reveal_ms``, ``result_ms``, ``squeeze_seconds`` and ``dealing``;
+    ``guests`` (``on`` or ``off``) is a ``bool``. The server's other units are properties (``session_idle_ms``,
     ``money_bounds``, ``rate_limits``, ``cluster``, ...). A ``None`` that the help calls a
     default of this machine (the database, the static folder, the anchor file, the node's
     name) is filled in by ``on_this_machine``, which ``baccarat serve`` calls.
@@ -94,6 +101,7 @@ class Settings(BaseSettings):
 
     #: The most bet requests one database transaction commits together (not an option).
     max_batch: ClassVar[int] = 512
+    _guest_credit: int = PrivateAttr(0)
 
     host: str = Field("127.0.0.1", description="Address to listen on.")
     port: int = Field(8000, ge=1, le=65535, description="Port to listen on.")
@@ -106,6 +114,12 @@ class Settings(BaseSettings):
     betting_seconds: float = Field(15.0, ge=0.05, description="Length of each betting window.")
     reveal_ms: int = Field(800, ge=0, description="Pause before each card is turned.")
     result_ms: int = Field(2000, ge=0, description="Pause on the result before the next round.")
+    squeeze_seconds: float = Field(
+        10.0,
+        ge=1.0,
+        le=120.0,
+        description="Face down: how long a player squeezes a card before it turns itself.",
+    )
     dealing: Dealing = Field(
         "face-up", description="face-up or face-down: the default for every table."
     )
@@ -114,19 +128,28 @@ class Settings(BaseSettings):
         description="Video of studio tables, comma-separated TABLE=URL (an HLS playlist, "
         "http(s) or a path on this server), e.g. standard-studio=https://cdn.example/t1.m3u8.",
     )
+    locale: Literal["en", "id"] = Field(
+        "en",
+        description="en or id: the house's language (baccarat serve reads LANG when not given). "
+        "id deals rupiah tables by default and shows visitors the page in Bahasa Indonesia.",
+    )
     tables: Annotated[tuple[InstanceOf[TableSettings], ...], NoDecode] = Field(
-        ",".join(DEFAULT_TABLES),
+        "",
         validate_default=True,
         description="Rule sets (names or TOML files), comma-separated: one table each; "
-        "':face-down'/':face-up' choose its dealing, ':studio' a dealer's card-reading shoe.",
+        "':face-down'/':face-up' choose its dealing, ':studio' a studio's shoe "
+        f"(default: {','.join(DEFAULT_TABLES)}; -idr ones with --locale id).",
     )
     studio_robot: str | None = Field(
         None,
         description="A studio table the dealer robot deals, for demos (an operator account "
         "'studio-robot' with a password kept in memory, and a device token of its own).",
     )
-    demo_credit: int = Field(
-        1_000_000, ge=0, description="Credit of a new guest player, in minor units."
+    demo_credit: int | None = Field(
+        None,
+        ge=0,
+        description="Credit of a new guest player, in minor units (default: 10,000.00 in "
+        "a currency of cents, Rp 100.000.000 at rupiah tables).",
     )
     guests: Annotated[bool, BeforeValidator(_on_off)] = Field(
         True, description="on or off: whether visitors may play as guests (demo money)."
@@ -275,13 +298,15 @@ class Settings(BaseSettings):
             if not value:
                 raise ValueError("--tables names no rule set")
             return value
+        if value == "":  # not given: the house's locale decides
+            value = ",".join(LOCALE_TABLES[info.data.get("locale", "en")])
         specs = [part.strip() for part in value.split(",") if part.strip()]
         if not specs:
             raise ValueError("--tables names no rule set")
         # A pacing field that failed has its own error: its default stands in here.
         pacing = {
             name: info.data.get(name, cls.model_fields[name].default)
-            for name in ("betting_seconds", "reveal_ms", "result_ms", "dealing")
+            for name in ("betting_seconds", "reveal_ms", "result_ms", "dealing", "squeeze_seconds")
         }
         streams: dict[str, str] = {}
         for entry in str(info.data.get("studio_streams") or "").split(","):
@@ -298,6 +323,7 @@ class Settings(BaseSettings):
             reveal_ms=pacing["reveal_ms"],
             result_ms=pacing["result_ms"],
             dealing=pacing["dealing"],
+            squeeze_ms=round(pacing["squeeze_seconds"] * 1000),
             streams=streams,
         )
 
@@ -357,9 +383,18 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _bounds_in_order(self) -> Self:
         MoneyBounds(self.max_deposit, self.max_balance)  # a ValueError names the bad one
-        if self.demo_credit > self.max_balance:
+        if self.demo_credit is None:
+            # A guest's demo credit in the tables' money: $10,000.00, or Rp 100.000.000 where a
+            # table counts whole rupiah (the same number of rupiah, Rp 1.000.000, would not
+            # cover a rupiah table's one main bet at its maximum).
+            digits = load_ruleset(self.tables[0].ruleset).minor_unit if self.tables else 2
+            credit = DEMO_CREDIT_CENTS if digits else DEMO_CREDIT_WHOLE
+            self._guest_credit = min(credit, self.max_balance)
+        else:
+            self._guest_credit = self.demo_credit
+        if self._guest_credit > self.max_balance:
             raise ValueError(
-                f"--demo-credit ({self.demo_credit}) cannot exceed --max-balance ({self.max_balance})"
+                f"--demo-credit ({self._guest_credit}) cannot exceed --max-balance ({self.max_balance})"
             )
         return self
 
@@ -463,6 +498,11 @@ class Settings(BaseSettings):
         if self.allowed_hosts is None:
             return None
         return tuple(name.strip() for name in self.allowed_hosts.split(",") if name.strip())
+
+    @property
+    def guest_credit(self) -> int:
+        """A new guest's demo credit: ``demo_credit``, or the default in the tables' money."""
+        return self._guest_credit
 
     @property
     def money_bounds(self) -> MoneyBounds:

@@ -5,7 +5,9 @@ A client first gets a ``snapshot``; then the table's events, each stamped with t
 from the records the round's state machine returned (``baccarat.table.events``); the shoe's
 from the stored shoe. ``settled`` and ``round_void`` have a player's own part (their results,
 what came back), sent only in that player's copy; a field of it is absent, never ``null``, in
-everyone else's. ``reality_check`` is private and outside the sequence (no ``seq``).
+everyone else's; so does the squeezer's ``yours`` of a ``squeeze``. ``reality_check`` and
+``refused`` (a squeezer's peel or turn refused) are private and outside the sequence (no
+``seq``).
 
 Messages are serialized from these models only (``text``), and the JSON Schema published in
 ``docs/events.schema.json`` is ``schema_text()``, generated from them::
@@ -39,6 +41,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from baccarat.coup import Coup
 from baccarat.responsible import RealityCheck
+from baccarat.rulesets import RuleSet
 from baccarat.server.clock import iso_utc
 from baccarat.server.models import TableView
 from baccarat.store.rounds import RoundRow
@@ -60,8 +63,10 @@ __all__ = [
     "CardEvent",
     "CoupResult",
     "Message",
+    "PeelEvent",
     "PublicShoe",
     "RealityCheckEvent",
+    "RefusedMessage",
     "RoundOpenEvent",
     "RoundResultEvent",
     "RoundVoidEvent",
@@ -80,6 +85,10 @@ __all__ = [
 ]
 
 Hand = Literal["player", "banker"]
+#: Where a squeezer takes the card (``baccarat.table.squeeze.EDGES``).
+Edge = Literal[
+    "top-left", "top", "top-right", "right", "bottom-right", "bottom", "bottom-left", "left"
+]
 Winner = Literal["player", "banker", "tie"]
 
 
@@ -222,6 +231,32 @@ class ShoeEndEvent(TableEvent):
         )
 
 
+class StakeRange(_Model):
+    min_stake: int
+    max_stake: int
+
+
+class RoundLimits(_Model):
+    """The stake limits a round is played under (an operator's change applies from a round's
+    opening), in minor units."""
+
+    min: int = Field(description="The smallest minimum stake of the round's bets.")
+    max: int = Field(description="The largest maximum stake of the round's bets.")
+    bets: dict[str, StakeRange]
+
+    @classmethod
+    def of(cls, ruleset: RuleSet) -> RoundLimits:
+        rules = ruleset.bets
+        return cls(
+            min=min(rule.min_stake for rule in rules.values()),
+            max=max(rule.max_stake for rule in rules.values()),
+            bets={
+                name: StakeRange(min_stake=rule.min_stake, max_stake=rule.max_stake)
+                for name, rule in rules.items()
+            },
+        )
+
+
 class RoundOpenEvent(TableEvent):
     type: Literal["round_open"] = "round_open"
     round_id: int
@@ -230,9 +265,14 @@ class RoundOpenEvent(TableEvent):
     opened_at: str = Field(description="ISO-8601 UTC.")
     closes_at: str = Field(description="ISO-8601 UTC: bets are taken until just before.")
     closes_at_ms: int
+    limits: RoundLimits | None = Field(
+        None, description="The stake limits of this round (they may change between rounds)."
+    )
 
     @classmethod
-    def of(cls, stamp: Stamp, event: RoundOpened, row: RoundRow) -> RoundOpenEvent:
+    def of(
+        cls, stamp: Stamp, event: RoundOpened, row: RoundRow, ruleset: RuleSet | None = None
+    ) -> RoundOpenEvent:
         return cls(
             **stamp,
             round_id=event.round_id,
@@ -241,6 +281,7 @@ class RoundOpenEvent(TableEvent):
             opened_at=iso_utc(event.opened_at),
             closes_at=iso_utc(event.closes_at),
             closes_at_ms=event.closes_at,
+            limits=None if ruleset is None else RoundLimits.of(ruleset),
         )
 
 
@@ -265,17 +306,60 @@ class BetsClosedEvent(TableEvent):
         return cls(**stamp, round_id=event.round_id, stakes=dict(stakes))
 
 
-class SqueezeEvent(TableEvent):
-    """Face down: the card at this place is turned next (after the squeeze pause)."""
+class SqueezeEvent(TableEvent, _OmitsAbsent):
+    """Face down: the card at this place is squeezed, then turned (never the card itself).
+    The squeezer's own copy says it is theirs (``yours``)."""
+
+    ABSENT: ClassVar[tuple[str, ...]] = ("yours",)
 
     type: Literal["squeeze"] = "squeeze"
     round_id: int
     hand: Hand
     position: int
+    squeezer: str | None = Field(
+        None,
+        description="The squeezer's public pseudonym in this shoe (the largest stake on the "
+        "hand); null: the dealer squeezes.",
+    )
+    deadline_ms: int | None = Field(
+        None, description="When the card turns itself at the latest, epoch ms."
+    )
+    yours: bool | SkipJsonSchema[None] = _own(
+        "The squeezer's own copy only: this card is yours to peel and turn."
+    )
 
     @classmethod
     def of(cls, stamp: Stamp, event: CardSqueezed) -> SqueezeEvent:
-        return cls(**stamp, round_id=event.round_id, hand=event.hand, position=event.position)
+        return cls(
+            **stamp,
+            round_id=event.round_id,
+            hand=event.hand,
+            position=event.position,
+            squeezer=event.by,
+            deadline_ms=event.deadline,
+        )
+
+
+class PeelEvent(TableEvent):
+    """The squeezer peels the card being squeezed: from which corner or side, how far (0 flat,
+    1 peeled to the turn). Only the back and the card's blank underside show; never its face."""
+
+    type: Literal["peel"] = "peel"
+    round_id: int
+    hand: Hand
+    position: int
+    edge: Edge
+    progress: float = Field(ge=0.0, le=1.0)
+
+
+class RefusedMessage(Message):
+    """Private, outside the table's sequence: a peel or turn this connection sent was refused
+    (and changed nothing)."""
+
+    type: Literal["refused"] = "refused"
+    of: Literal["peel", "turn"]
+    code: str = Field(description="A refusal code (as in an HTTP error body).")
+    message: str
 
 
 class CardEvent(TableEvent):
@@ -432,6 +516,7 @@ AnyMessage = Annotated[
     | StakesEvent
     | BetsClosedEvent
     | SqueezeEvent
+    | PeelEvent
     | CardEvent
     | RoundResultEvent
     | SettledEvent
@@ -439,7 +524,8 @@ AnyMessage = Annotated[
     | ShoeEndEvent
     | StudioEvent
     | WatchingEvent
-    | RealityCheckEvent,
+    | RealityCheckEvent
+    | RefusedMessage,
     Field(discriminator="type"),
 ]
 MESSAGES: TypeAdapter[AnyMessage] = TypeAdapter(AnyMessage)

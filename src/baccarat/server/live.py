@@ -18,6 +18,7 @@ from typing import Any
 from baccarat.fair import ALGORITHM
 from baccarat.live.events import (
     LiveEvent,
+    PeelShown,
     RoundShown,
     ShoeEnded,
     ShoeStarted,
@@ -33,6 +34,7 @@ from baccarat.server.events import (
     BetsClosedEvent,
     CardEvent,
     CoupResult,
+    PeelEvent,
     RoundOpenEvent,
     RoundResultEvent,
     RoundVoidEvent,
@@ -138,6 +140,19 @@ class TableFeed:
                 self.publish(lambda stamp: ShoeStartEvent.of(stamp, shoe))
             case ShoeEnded(shoe=shoe, server_seed=seed):
                 self.publish(lambda stamp: ShoeEndEvent.of(stamp, shoe, seed))
+            case PeelShown():
+                self.publish(
+                    lambda stamp: PeelEvent.model_validate(
+                        {
+                            **stamp,
+                            "round_id": event.round_id,
+                            "hand": event.hand,
+                            "position": event.position,
+                            "edge": event.edge,
+                            "progress": event.progress,
+                        }
+                    )
+                )
             case TableSynced():
                 self.sync()
             case StudioShown(notice=notice, detail=detail):
@@ -199,6 +214,7 @@ class TableFeed:
             "watching": self.audience(),
             "stakes": dict(table.stakes),
             "studio": None if table.studio_view is None else table.studio_view(),
+            "squeeze": None if table.squeeze is None else dict(table.squeeze),
             "seq": self.seq,
             "now": self.clock.now_ms(),
         }
@@ -241,7 +257,7 @@ class TableFeed:
     ) -> TableEvent:
         match event:
             case RoundOpened():
-                return RoundOpenEvent.of(stamp, event, row)
+                return RoundOpenEvent.of(stamp, event, row, self.table.ruleset)
             case BetsClosed():
                 return BetsClosedEvent.of(stamp, event, self.table.stakes)
             case CardSqueezed():

@@ -227,6 +227,18 @@ class RoundState(_Model):
     closes_at_ms: int
 
 
+class SqueezeState(_Model):
+    """The card being squeezed at a face-down table (never the card itself)."""
+
+    round_id: int
+    hand: Literal["player", "banker"]
+    position: int
+    squeezer: str | None = Field(description="The squeezer's pseudonym; null: the dealer.")
+    deadline_ms: int | None = Field(description="When it turns itself at the latest, epoch ms.")
+    edge: str | None = Field(description="Where the squeezer last peeled it from, if at all.")
+    progress: float = Field(ge=0.0, le=1.0, description="How far, 0 (flat) to 1.")
+
+
 class LastRound(_Model):
     id: int = Field(description="The server-wide round id.")
     shoe_number: int | None = Field(
@@ -296,6 +308,9 @@ class TableView(_Model):
         None,
         description="A studio table's desk: what it waits for (next), halted, misscan "
         "(a card typed by hand waits for its supervisor), burn_due, cut_card_out, last_coup.",
+    )
+    squeeze: SqueezeState | None = Field(
+        None, description="Face down: the card being squeezed now, if any."
     )
     seq: int
     now: int = Field(description="The server's clock, epoch milliseconds.")
@@ -377,6 +392,11 @@ class ClientConfig(_Model):
     minor_unit: int = Field(description="The currency's minor-unit exponent (2: hundredths).")
     rules: str = Field(
         description="The rule set of the server's first table: what the page's Rules link opens."
+    )
+    language: Literal["en", "id"] | None = Field(
+        None,
+        description="The house's language for visitors who have not chosen one ('id' on an "
+        "Indonesian house); null: the browser's language decides.",
     )
 
 

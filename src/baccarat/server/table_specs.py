@@ -19,10 +19,15 @@ from collections.abc import Mapping, Sequence
 from baccarat.rulesets import load_ruleset
 from baccarat.table import Dealing, TableSettings
 
-__all__ = ["DEFAULT_TABLES", "tables_from"]
+__all__ = ["DEFAULT_TABLES", "LOCALE_TABLES", "tables_from"]
 
 #: The tables of a server started without ``--tables``.
 DEFAULT_TABLES = ("standard", "no-commission", "ez")
+#: ... by the house's locale (``--locale``): an Indonesian house deals in rupiah.
+LOCALE_TABLES: Mapping[str, tuple[str, ...]] = {
+    "en": DEFAULT_TABLES,
+    "id": ("standard-idr", "no-commission-idr", "ez-idr"),
+}
 
 
 def tables_from(
@@ -32,6 +37,7 @@ def tables_from(
     reveal_ms: int = 800,
     result_ms: int = 2_000,
     dealing: Dealing = "face-up",
+    squeeze_ms: int = 10_000,
     streams: Mapping[str, str] | None = None,
 ) -> tuple[TableSettings, ...]:
     """One table per rule set (a built-in name or a TOML file), named after the rule set.
@@ -80,6 +86,7 @@ def tables_from(
                 reveal_ms=reveal_ms,
                 result_ms=result_ms,
                 dealing=table_dealing,
+                squeeze_ms=squeeze_ms,
                 mode="studio" if studio else "rng",
                 stream_url=streams.get(table_id) if studio else None,
             )

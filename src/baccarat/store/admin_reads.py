@@ -1,6 +1,6 @@
 """What staff read: rounds found by table, id or time, every bet of a round, who bets on a
-round, players found by id or username with their balance and status, pages of the audit
-log, the newest shoes.
+round, players found by id or username with their balance and status, the newest shoes (the
+audit log's pages are ``store.audit_log``'s).
 
 Read-only; rounds are returned as ``RoundRow`` so that every view shows them through
 ``RoundRow.face()`` (no card before its reveal, for staff too).
@@ -16,7 +16,6 @@ from baccarat.store.ledger import player_account
 from baccarat.store.rounds import RoundRow, get_round
 from baccarat.store.schema import (
     accounts,
-    audit_log,
     bet_outcomes,
     bets,
     logins,
@@ -27,7 +26,6 @@ from baccarat.store.schema import (
 )
 
 __all__ = [
-    "audit_page",
     "find_players",
     "find_rounds",
     "find_shoes",
@@ -167,26 +165,6 @@ def player_summary(connection: Connection, player_id: str) -> dict[str, Any] | N
     summary = _player(row)
     summary["account"] = player_account(player_id)
     return summary
-
-
-def audit_page(
-    connection: Connection,
-    *,
-    after_seq: int,
-    limit: int,
-    actor: str | None = None,
-    action: str | None = None,
-) -> list[dict[str, Any]]:
-    """Stored audit records after ``after_seq``, oldest first, at most ``limit``; ``actor``
-    matches the start of the actor (``staff:`` for every member of staff)."""
-    query = select(audit_log).where(audit_log.c.seq > after_seq)
-    if actor is not None:
-        escaped = actor.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-        query = query.where(audit_log.c.actor.like(f"{escaped}%", escape="\\"))
-    if action is not None:
-        query = query.where(audit_log.c.action == action)
-    rows = connection.execute(query.order_by(audit_log.c.seq).limit(limit))
-    return [dict(row._mapping) for row in rows]
 
 
 def find_shoes(connection: Connection, table_id: str | None, limit: int) -> list[str]:

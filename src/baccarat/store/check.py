@@ -27,7 +27,7 @@ from sqlalchemy import Connection, func, select
 
 from baccarat.cards import parse_cards
 from baccarat.coup import deal
-from baccarat.rulesets import parse_ruleset
+from baccarat.rulesets import DEFAULT_CURRENCY, parse_ruleset
 from baccarat.store.check_money import account_sums, bad_money, whole
 from baccarat.store.check_stuck import stuck_rounds
 from baccarat.store.ledger import DEMO_BANK, UNCACHED, stake_account
@@ -68,6 +68,8 @@ class LedgerReport:
     demo_house: int = 0
     demo_bank: int = 0
     bets: int = 0
+    #: The money the tables count in (the latest shoe's rule set's; the default before any).
+    currency: str = DEFAULT_CURRENCY
     outcomes: dict[str, int] = field(default_factory=dict)
     unbalanced: list[str] = field(default_factory=list)
     empty_transactions: list[str] = field(default_factory=list)
@@ -113,6 +115,9 @@ def check_ledger(connection: Connection) -> LedgerReport:
     report.entries = c.scalar(select(func.count()).select_from(ledger_entries)) or 0
     report.accounts = c.scalar(select(func.count()).select_from(accounts)) or 0
     report.bad_money = bad_money(c)
+    latest = c.scalar(select(shoes.c.ruleset_toml).order_by(shoes.c.started_at.desc()).limit(1))
+    if latest is not None:
+        report.currency = parse_ruleset(latest).currency
     sums = account_sums(c)
     report.total = sum(sums.values())
 

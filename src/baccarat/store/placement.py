@@ -16,7 +16,8 @@ bet queue), so a batch trusts nothing a process remembers: it locks the rounds (
 players' accounts (``FOR UPDATE`` on PostgreSQL, the write lock of ``BEGIN IMMEDIATE`` on
 SQLite), and only then reads, in the same transaction, the balances, the stakes each player
 already holds on each round, the responsible-gaming limits and activity, and the rule set
-stored with each round's shoe (the one settlement pays by). A player's bets on a round are
+stored with each round's shoe (the one settlement pays by), at the limits the round opened
+under (``rounds.limits``). A player's bets on a round are
 written only under that player's account lock, so what the batch read stays true until it
 commits, and a receipt's ``bets`` are what the database holds once it has.
 
@@ -56,6 +57,7 @@ from baccarat.store.shoe_rules import ShoeRules
 from baccarat.store.stakes_cache import StakesCache
 from baccarat.store.undo_last import undo_last
 from baccarat.table import BetError, BetOrder, BetReceipt, add_bets, check_bets, doubled
+from baccarat.table.limits import round_ruleset
 
 __all__ = ["MAX_ROW_ID", "place_batch"]
 
@@ -116,6 +118,8 @@ class _Batch:
         self.placed.update(open_stakes(connection, pairs - self.placed.keys()))
         self.pairs = pairs
         self.rulesets = rules.of(connection, {row.shoe_id for row in self.rounds.values()})
+        #: Each round's rule set at its own limits, by round id (made once per batch).
+        self.played: dict[int, RuleSet] = {}
         keyed = [(o.player_id, o.key) for o in orders if o.key is not None]
         self.keys: dict[tuple[str, str], tuple[str, str]] = {}
         if keyed:
@@ -167,7 +171,7 @@ class _Batch:
         elif order.action == "undo_last":
             receipt = self._undo_last(order, row)
         else:
-            receipt = self._place(order, row, self.rulesets[row.shoe_id])
+            receipt = self._place(order, row, self._played(row))
         if isinstance(receipt, BetReceipt) and order.key is not None:
             text = json.dumps(receipt.to_json(), sort_keys=True)
             self.keys[(order.player_id, order.key)] = (order.request_hash, text)
@@ -181,6 +185,16 @@ class _Batch:
                 }
             )
         return receipt
+
+    def _played(self, row: RoundRow) -> RuleSet:
+        """The rule set of the round's shoe at the limits the round opened under (an
+        operator's change waits for the next round: ``store.table_limits``)."""
+        if row.limits is None:
+            return self.rulesets[row.shoe_id]
+        played = self.played.get(row.id)
+        if played is None:
+            played = self.played[row.id] = round_ruleset(self.rulesets[row.shoe_id], row.limits)
+        return played
 
     def _place(self, order: BetOrder, row: RoundRow, ruleset: RuleSet) -> BetReceipt | Refusal:
         account = player_account(order.player_id)

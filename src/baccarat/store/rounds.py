@@ -59,6 +59,9 @@ class RoundRow:
     shoe_id: str
     number: int
     state: Round
+    #: Every bet's limits the round opened under (``baccarat.table.limits.limits_text``);
+    #: ``None``: its shoe's rule set's own.
+    limits: str | None = None
 
     @property
     def phase(self) -> Phase:
@@ -121,7 +124,7 @@ def _row(row: Any) -> RoundRow:
         finished_at=row.finished_at,
         revealed=row.revealed,
     )
-    return RoundRow(row.id, row.table_id, row.shoe_id, row.number, state)
+    return RoundRow(row.id, row.table_id, row.shoe_id, row.number, state, row.limits)
 
 
 def _columns(state: Round) -> dict[str, Any]:
@@ -200,18 +203,32 @@ def _new_round_id(connection: Connection) -> int:
 
 
 def open_round(
-    connection: Connection, *, table_id: str, shoe_id: str, number: int, betting_ms: int
+    connection: Connection,
+    *,
+    table_id: str,
+    shoe_id: str,
+    number: int,
+    betting_ms: int,
+    limits: str | None = None,
 ) -> RoundChange:
-    """A new round open for bets from the database's now for ``betting_ms``."""
+    """A new round open for bets from the database's now for ``betting_ms``, under
+    ``limits`` (every bet's, as ``baccarat.table.limits.limits_text`` writes them; ``None``:
+    the shoe's rule set's)."""
     now = db_now(connection)
     opened = Round.open(_new_round_id(connection), opened_at=now, closes_at=now + betting_ms)
     state = opened.round
     connection.execute(
         rounds.insert().values(
-            id=state.id, table_id=table_id, shoe_id=shoe_id, number=number, **_columns(state)
+            id=state.id,
+            table_id=table_id,
+            shoe_id=shoe_id,
+            number=number,
+            limits=limits,
+            **_columns(state),
         )
     )
-    return RoundChange(RoundRow(state.id, table_id, shoe_id, number, state), opened.events)
+    row = RoundRow(state.id, table_id, shoe_id, number, state, limits)
+    return RoundChange(row, opened.events)
 
 
 def close_round(connection: Connection, round_id: int, *, early: bool = False) -> RoundChange | int:

@@ -54,6 +54,8 @@ __all__ = [
     "players",
     "rounds",
     "server_secrets",
+    "shift_reports",
+    "shifts",
     "shoes",
     "staff_sessions",
     "staff_users",
@@ -61,6 +63,7 @@ __all__ = [
     "studio_reads",
     "table_controls",
     "table_leases",
+    "table_limits",
     "ws_tickets",
 ]
 
@@ -183,6 +186,9 @@ rounds = Table(
     Column("revealed", Integer, nullable=False, server_default="0"),
     Column("void_reason", String(200), nullable=True),
     Column("finished_at", BigInteger, nullable=True),
+    # Every bet's limits the round opened under, when an operator set the table's
+    # (baccarat.table.limits.limits_text); NULL: its shoe's rule set's own.
+    Column("limits", Text, nullable=True),
     Index(None, "table_id", "phase"),
     Index(None, "shoe_id"),
 )
@@ -371,6 +377,17 @@ table_controls = Table(
     CheckConstraint("status IN ('open', 'paused', 'closed')", name="ck_table_controls_status"),
 )
 
+table_limits = Table(
+    "table_limits",
+    metadata,
+    # The limits an operator set for a table (baccarat.store.table_limits): ``pending`` waits
+    # for the next round to open, ``current`` is what the newest round opened under.
+    Column("table_id", String(64), primary_key=True),
+    Column("pending", Text, nullable=True),
+    Column("current", Text, nullable=True),
+    Column("updated_at", BigInteger, nullable=False),
+)
+
 player_status = Table(
     "player_status",
     metadata,
@@ -476,4 +493,42 @@ device_tokens = Table(
     Column("created_at", BigInteger, nullable=False),
     Column("created_by", String(80), nullable=False),
     Column("revoked_at", BigInteger, nullable=True),
+)
+
+
+# Migration 0010: the back office's shifts and the report each hand-over wrote.
+
+shifts = Table(
+    "shifts",
+    metadata,
+    # A shift manager's shift (``baccarat.store.shifts``): opened, then handed over once.
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("opened_at", BigInteger, nullable=False),
+    Column("opened_by", String(40), nullable=False),
+    Column("closed_at", BigInteger, nullable=True),
+    Column("closed_by", String(40), nullable=True),
+    Column("note", String(500), nullable=True),
+    # 1 while the shift is open, NULL once handed over: unique, so that the database itself
+    # refuses a second open shift (NULLs never collide, on SQLite or PostgreSQL).
+    Column("open_slot", Integer, nullable=True, unique=True),
+    CheckConstraint("open_slot = 1", name="ck_shifts_open_slot"),
+)
+
+shift_reports = Table(
+    "shift_reports",
+    metadata,
+    # A handed-over shift's figures per table, written in the hand-over's transaction from
+    # the settled bets (the ledger's settlements) of [opened_at, closed_at); never changed.
+    Column("shift_id", Integer, ForeignKey("shifts.id"), primary_key=True),
+    Column("table_id", String(64), primary_key=True),
+    Column("rounds_dealt", Integer, nullable=False),
+    Column("rounds_voided", Integer, nullable=False),
+    Column("alerts", Integer, nullable=False),
+    # Real money (registered players) and demo money (guests), apart.
+    Column("real_bets", Integer, nullable=False),
+    Column("real_turnover", BigInteger, nullable=False),
+    Column("real_paid", BigInteger, nullable=False),
+    Column("demo_bets", Integer, nullable=False),
+    Column("demo_turnover", BigInteger, nullable=False),
+    Column("demo_paid", BigInteger, nullable=False),
 )

@@ -52,11 +52,14 @@ class BetsClosed:
 
 @dataclass(frozen=True, slots=True)
 class CardSqueezed:
-    """Face down: the card at this place is about to be turned (its value is not told)."""
+    """Face down: the card at this place is about to be turned (its value is not told), by
+    ``by`` (the squeezer's public name; ``None``: the dealer) at ``deadline`` at the latest."""
 
     round_id: int
     hand: HandName
     position: int
+    by: str | None = None
+    deadline: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

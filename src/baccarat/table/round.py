@@ -224,10 +224,13 @@ class Round:
         if self.turned(card):
             raise TransitionError(f"round {self.id}: {card} is turned already")
 
-    def squeeze(self, card: RevealedCard) -> Transition:
-        """Face down: announce the place of the card about to be turned, not the card."""
+    def squeeze(
+        self, card: RevealedCard, *, by: str | None = None, deadline: int | None = None
+    ) -> Transition:
+        """Face down: announce the place of the card about to be turned, not the card; ``by``
+        squeezes it (``None``: the dealer) until ``deadline`` at the latest."""
         self._unturned("squeeze", card)
-        return Transition(self, (CardSqueezed(self.id, card.hand, card.position),))
+        return Transition(self, (CardSqueezed(self.id, card.hand, card.position, by, deadline),))
 
     def turn(self, card: RevealedCard) -> Transition:
         """Show one card; the last one shows the coup's result with it."""

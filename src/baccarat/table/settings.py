@@ -49,12 +49,16 @@ class TableSettings:
     exposed: Exposed = "void"
     #: Whether a studio dealer may close betting before the deadline.
     early_close: bool = True
+    #: Face down, how long a player squeezes a card before it turns itself.
+    squeeze_ms: int = 10_000
 
     def __post_init__(self) -> None:
         if self.betting_ms <= 0:
             raise ValueError(f"betting_ms must be positive, not {self.betting_ms}")
         if self.reveal_ms < 0 or self.result_ms < 0:
             raise ValueError("reveal_ms and result_ms cannot be negative")
+        if self.squeeze_ms <= 0:
+            raise ValueError(f"squeeze_ms must be positive, not {self.squeeze_ms}")
         if self.dealing not in ("face-up", "face-down"):
             raise ValueError(f"dealing must be 'face-up' or 'face-down', not {self.dealing!r}")
         if self.mode not in ("rng", "studio"):

@@ -97,7 +97,7 @@ class Accounts:
         if not config.guests:
             message = "this table service does not offer demo play"
             return Refusal(RefusalCode.GUESTS_DISABLED, message)
-        credit, lifetime = config.demo_credit, config.guest_lifetime_ms
+        credit, lifetime = config.guest_credit, config.guest_lifetime_ms
         now = self.clock.now_ms()
         key = await self.service.device_key()
         holder = seat_holder(key, seat_device)

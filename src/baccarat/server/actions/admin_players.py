@@ -149,7 +149,12 @@ class PlayerDesk:
             save_status(c, player, PlayerStatus(locked, closed, reason), now)
             ended = 0 if state == "active" else end_sessions(c, player, now)
             action = {"locked": "player_lock", "active": "player_unlock", "closed": "player_close"}
-            details = {"player": player, "before": before.state, "sessions_ended": ended}
+            details = {
+                "player": player,
+                "before": before.state,
+                "after": state,
+                "sessions_ended": ended,
+            }
             audit_staff(c, now, session, action[state], reason, details)
             return _found(c, player)
 
@@ -176,6 +181,9 @@ class PlayerDesk:
                 "kind": kind.value,
                 "period": period.value,
                 "amount": amount,
+                # The cap before and after: the audit log shows the change as a diff.
+                "before": load_caps(c, player).get((kind, period)),
+                "after": amount,
             }
             if amount is None:
                 if not remove_cap(c, player, kind, period):

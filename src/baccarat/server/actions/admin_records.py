@@ -1,10 +1,13 @@
-"""Auditors' reads of the records: shoes with their verification, and the audit log (browse,
-verify the chain, export an anchor to keep outside the database)."""
+"""Auditors' reads of the records: shoes with their verification, and the audit log (browse
+oldest or newest first, filtered by who, what and when; export as CSV; verify the chain;
+export an anchor to keep outside the database)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import Connection
 
@@ -20,13 +23,24 @@ from baccarat.server.admin_models import (
 )
 from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.service import Service
-from baccarat.store.admin_reads import audit_page, find_shoes
-from baccarat.store.audit_log import audit_head, verify_audit_log
+from baccarat.store.admin_reads import find_shoes
+from baccarat.store.audit_log import (
+    AuditFilter,
+    audit_head,
+    count_audit,
+    find_audit,
+    verify_audit_log,
+)
 from baccarat.store.records import shoe_record
 from baccarat.store.shoes import ShoeRow, get_shoe
 from baccarat.verify import verify_record
 
-__all__ = ["RecordDesk"]
+__all__ = ["AUDIT_CSV_COLUMNS", "AUDIT_CSV_LIMIT", "RecordDesk"]
+
+#: The most records one CSV export holds: a longer span is asked for in parts.
+AUDIT_CSV_LIMIT = 50_000
+#: The columns of the CSV export: every stored field, ``details`` as its JSON text.
+AUDIT_CSV_COLUMNS = ("seq", "time", "actor", "action", "details", "prev_hash", "hash")
 
 
 def _shoe(c: Connection, shoe: ShoeRow) -> ShoeAdminView:
@@ -87,13 +101,39 @@ class RecordDesk:
         return found
 
     async def audit(
-        self, after_seq: int, limit: int, actor: str | None, action: str | None
+        self, which: AuditFilter, order: Literal["asc", "desc"], limit: int
     ) -> AuditPage:
+        """A page of the records ``which`` names: oldest first from ``after_seq``, or newest
+        first before ``before_seq``."""
         rows = await self.service.runner.read(
-            lambda c: audit_page(c, after_seq=after_seq, limit=limit, actor=actor, action=action)
+            lambda c: find_audit(c, which, order=order, limit=limit)
         )
-        more = int(rows[-1]["seq"]) if len(rows) == limit else None
-        return AuditPage(records=[_record(row) for row in rows], next_after=more)
+        edge = int(rows[-1]["seq"]) if len(rows) == limit else None
+        return AuditPage(
+            records=[_record(row) for row in rows],
+            next_after=edge if order == "asc" else None,
+            next_before=edge if order == "desc" else None,
+        )
+
+    async def audit_csv(self, which: AuditFilter, order: Literal["asc", "desc"]) -> str | Refusal:
+        """Every record ``which`` names, in ``order``, as CSV with a header (refused past
+        ``AUDIT_CSV_LIMIT`` records)."""
+
+        def run(c: Connection) -> list[dict[str, Any]] | None:
+            if count_audit(c, which) > AUDIT_CSV_LIMIT:
+                return None
+            return find_audit(c, which, order=order)
+
+        rows = await self.service.runner.read(run)
+        if rows is None:
+            message = f"more than {AUDIT_CSV_LIMIT} records: export a shorter span of time"
+            return Refusal(RefusalCode.INVALID_REQUEST, message)
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(AUDIT_CSV_COLUMNS)
+        for row in rows:
+            writer.writerow([row[name] for name in AUDIT_CSV_COLUMNS])
+        return out.getvalue()
 
     async def verify(self, anchor: str | None) -> AuditVerifyView:
         """Recompute every record's hash and link (and, given one, that a record still

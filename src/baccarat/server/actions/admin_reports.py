@@ -1,5 +1,6 @@
-"""Reports by table, day and bet: turnover, gross gaming revenue (GGR), hold, the
-theoretical hold, and how far the actual is from it in standard deviations.
+"""Reports by table, day (or hour) and bet: turnover, gross gaming revenue (GGR), hold, the
+theoretical hold, and how far the actual is from it in standard deviations; and per player:
+stakes, returns and result over a period, the top winners and losers of real money.
 
 Theory is exact, per rule set (each shoe keeps its own): a bet's house edge ``e`` and the
 variance ``v`` of its net result per unit staked, for a full shoe (``baccarat.integrity.
@@ -25,15 +26,17 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
+from typing import Literal
 
 from baccarat.integrity.theory import BetTheory, bet_theory
 from baccarat.rulesets import parse_ruleset
 from baccarat.server.admin_models import ReportRow, ReportView
-from baccarat.server.clock import Clock
+from baccarat.server.admin_shift_models import PlayerReportRow, PlayerReportView, TopPlayersView
+from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.service import Service
-from baccarat.store.reports import DAY_MS, SpotRound, spot_rounds
+from baccarat.store.reports import DAY_MS, SpotRound, player_figures, spot_rounds
 
-__all__ = ["ReportDesk", "report_csv", "report_rows"]
+__all__ = ["ReportDesk", "player_report_csv", "report_csv", "report_rows"]
 
 
 @dataclass
@@ -54,7 +57,9 @@ class _Sum:
             self.variance += theory.variance * spot.stake * spot.stake
             self.edges.add(theory.edge)
 
-    def row(self, table_id: str, day: int, bet: str, *, with_z: bool) -> ReportRow:
+    def row(
+        self, table_id: str, day: int, hour: int | None, bet: str, *, with_z: bool
+    ) -> ReportRow:
         hold = None if not self.turnover else round(100 * self.ggr / self.turnover, 4)
         edge = next(iter(self.edges)) if len(self.edges) == 1 else None
         z = None
@@ -71,24 +76,30 @@ class _Sum:
             theoretical_hold=round(self.theoretical),
             edge_percent=None if edge is None else round(float(100 * edge), 6),
             z=z,
+            hour=hour,
         )
 
 
 def report_rows(spots: list[SpotRound]) -> list[ReportRow]:
-    """One row per table, day and bet, then the table's day over all bets (``all``)."""
-    by_bet: dict[tuple[str, int, str], _Sum] = defaultdict(_Sum)
-    by_day: dict[tuple[str, int], _Sum] = defaultdict(_Sum)
-    day_rounds: dict[tuple[str, int], set[int]] = defaultdict(set)
+    """One row per table, day (and hour, in an hourly report) and bet, then the table's day
+    (or hour) over all bets (``all``)."""
+    by_bet: dict[tuple[str, int, int | None, str], _Sum] = defaultdict(_Sum)
+    by_day: dict[tuple[str, int, int | None], _Sum] = defaultdict(_Sum)
+    day_rounds: dict[tuple[str, int, int | None], set[int]] = defaultdict(set)
     for spot in spots:
-        day_rounds[(spot.table_id, spot.day)].add(spot.round_id)
+        when = (spot.table_id, spot.day, spot.hour)
+        day_rounds[when].add(spot.round_id)
         theory = bet_theory(parse_ruleset(spot.ruleset_toml)).get(spot.bet)
-        by_bet[(spot.table_id, spot.day, spot.bet)].add(spot, theory)
-        by_day[(spot.table_id, spot.day)].add(spot, theory)
-    rows = [total.row(table, day, bet, with_z=True) for (table, day, bet), total in by_bet.items()]
-    for (table, day), total in by_day.items():
-        total.rounds = len(day_rounds[(table, day)])
-        rows.append(total.row(table, day, "all", with_z=False))
-    return sorted(rows, key=lambda r: (r.table_id, r.day, r.bet == "all", r.bet))
+        by_bet[(*when, spot.bet)].add(spot, theory)
+        by_day[when].add(spot, theory)
+    rows = [
+        total.row(table, day, hour, bet, with_z=True)
+        for (table, day, hour, bet), total in by_bet.items()
+    ]
+    for (table, day, hour), total in by_day.items():
+        total.rounds = len(day_rounds[(table, day, hour)])
+        rows.append(total.row(table, day, hour, "all", with_z=False))
+    return sorted(rows, key=lambda r: (r.table_id, r.day, r.hour or 0, r.bet == "all", r.bet))
 
 
 def report_csv(view: ReportView) -> str:
@@ -115,21 +126,92 @@ class ReportDesk:
         return datetime.fromtimestamp(self.clock.now_ms() / 1000, UTC).date()
 
     async def report(
-        self, since: date, until: date, table_id: str | None, money: str
+        self,
+        since: date,
+        until: date,
+        table_id: str | None,
+        money: str,
+        granularity: Literal["day", "hour"] = "day",
     ) -> ReportView:
-        """Settlements from the start of ``since`` to the end of ``until`` (UTC days)."""
+        """Settlements from the start of ``since`` to the end of ``until`` (UTC days), by day
+        or by hour."""
         start = _ms(since)
         end = _ms(until) + DAY_MS
-        demo = {"real": False, "demo": True, "all": None}[money]
+        demo = _DEMO[money]
+        hourly = granularity == "hour"
         spots = await self.service.runner.read(
-            lambda c: spot_rounds(c, since_ms=start, until_ms=end, table_id=table_id, demo=demo)
+            lambda c: spot_rounds(
+                c, since_ms=start, until_ms=end, table_id=table_id, demo=demo, hourly=hourly
+            )
         )
         return ReportView(
             since=since.isoformat(),
             until=until.isoformat(),
             money=money,
+            granularity=granularity,
             rows=report_rows(spots),
         )
+
+    async def _players(
+        self, since: date, until: date, demo: bool | None, player_id: str | None
+    ) -> list[PlayerReportRow]:
+        start, end = _ms(since), _ms(until) + DAY_MS
+        found = await self.service.runner.read(
+            lambda c: player_figures(
+                c, since_ms=start, until_ms=end, demo=demo, player_id=player_id
+            )
+        )
+        return [
+            PlayerReportRow(
+                player_id=f.player_id,
+                username=f.username,
+                demo=f.demo,
+                rounds=f.rounds,
+                bets=f.bets,
+                stakes=f.stakes,
+                returns=f.returns,
+                result=f.returns - f.stakes,
+                last_seen=iso_utc(f.last_ms),
+            )
+            for f in found
+        ]
+
+    async def players(
+        self, since: date, until: date, money: str, player_id: str | None
+    ) -> PlayerReportView:
+        """Per player (or the one player), their settled bets of the period, by result."""
+        rows = await self._players(since, until, _DEMO[money], player_id)
+        rows.sort(key=lambda r: (-r.result, r.player_id))
+        return PlayerReportView(
+            since=since.isoformat(), until=until.isoformat(), money=money, rows=rows
+        )
+
+    async def top(self, since: date, until: date, limit: int) -> TopPlayersView:
+        """The players who won most and lost most of real money over the period."""
+        rows = await self._players(since, until, False, None)
+        winners = sorted((r for r in rows if r.result > 0), key=lambda r: (-r.result, r.player_id))
+        losers = sorted((r for r in rows if r.result < 0), key=lambda r: (r.result, r.player_id))
+        return TopPlayersView(
+            since=since.isoformat(),
+            until=until.isoformat(),
+            winners=winners[:limit],
+            losers=losers[:limit],
+        )
+
+
+_DEMO: dict[str, bool | None] = {"real": False, "demo": True, "all": None}
+
+
+def player_report_csv(view: PlayerReportView) -> str:
+    """The per-player report as CSV, one line per player, with a header."""
+    out = io.StringIO()
+    names = list(PlayerReportRow.model_fields)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(names)
+    for row in view.rows:
+        data = row.model_dump()
+        writer.writerow(["" if data[name] is None else data[name] for name in names])
+    return out.getvalue()
 
 
 def _ms(day: date) -> int:

@@ -162,7 +162,8 @@ class StaffAccounts:
                 return Refusal(RefusalCode.OWN_ACCOUNT, message)
             if not disable_staff(c, member.id, now):
                 return Refusal(RefusalCode.STAFF_DISABLED, f"{username!r} is disabled already")
-            audit_staff(c, now, session, "staff_disable", reason, {"username": member.username})
+            details = {"username": member.username, "before": "active", "after": "disabled"}
+            audit_staff(c, now, session, "staff_disable", reason, details)
             return member
 
         outcome = await self.service.runner.write(run)

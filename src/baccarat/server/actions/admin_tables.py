@@ -1,11 +1,13 @@
 """Operators and tables: open, pause and close a table; change its rule set, limits, timings
-and dealing mode for its next shoe; see who watches and who bets.
+and dealing mode for its next shoe, or its limits for its next round; see who watches and who
+bets.
 
-What an operator sets is stored (``baccarat.store.table_controls``), so it holds for whichever
-node deals the table: a status is then sent as a command to the table's runtime (here, or on
-the node that deals it), which reads it back and opens no new round unless the table is open
-(a pause lets the round in play finish); the runtime takes the pending change when it starts
-the next shoe. Every change is audited in its own transaction.
+What an operator sets is stored (``baccarat.store.table_controls``, ``table_limits``), so it
+holds for whichever node deals the table: a status is then sent as a command to the table's
+runtime (here, or on the node that deals it), which reads it back and opens no new round
+unless the table is open (a pause lets the round in play finish); the runtime takes the
+pending change when it starts the next shoe, and the limits when it opens the next round.
+Every change is audited in its own transaction, with what it was before and after.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from baccarat.server.admin_models import (
     TableAudience,
     TableChange,
     TableControlView,
+    TableLimitsChange,
 )
 from baccarat.server.clock import Clock
 from baccarat.server.mirror import TableMirror
@@ -37,8 +40,10 @@ from baccarat.store.table_controls import (
     set_pending,
     set_status,
 )
+from baccarat.store.table_limits import LimitsRow, get_limits, queue_limits
+from baccarat.table.limits import LimitsError, TableLimits, bet_limits, check_limits, table_range
 
-__all__ = ["TableDesk", "next_ruleset", "pending_view"]
+__all__ = ["TableDesk", "limits_view", "next_ruleset", "pending_view"]
 
 
 #: What a studio table's house chooses for its procedures (``TableSettings``).
@@ -66,6 +71,44 @@ def pending_view(pending: dict[str, Any] | None) -> dict[str, Any] | None:
     return shown
 
 
+def limits_view(ruleset: RuleSet, limits: TableLimits | None) -> dict[str, Any]:
+    """The limits a round of ``ruleset`` opens under (``None``: the rule set's own), as the
+    audit log keeps them: the table's range and every bet's."""
+    if limits is None:
+        low, high = table_range(ruleset)
+        bets = {name: (rule.min_stake, rule.max_stake) for name, rule in ruleset.bets.items()}
+    else:
+        low, high = limits.min_stake, limits.max_stake
+        bets = bet_limits(ruleset, limits)
+    return {
+        "min_stake": low,
+        "max_stake": high,
+        "bets": {name: {"min_stake": a, "max_stake": b} for name, (a, b) in bets.items()},
+    }
+
+
+def _next_shoe_before(
+    mirror: TableMirror, pending: dict[str, Any] | None, after: dict[str, Any]
+) -> dict[str, Any]:
+    """What the next shoe would have had, before a change, for each field it sets (``after``)."""
+    waiting = pending_view(pending) or {}
+    before: dict[str, Any] = {}
+    if "ruleset" in after:
+        before["ruleset"] = waiting.get("ruleset", mirror.ruleset.name)
+    if "limits" in after:
+        toml = (pending or {}).get("ruleset_toml")
+        ruleset = mirror.ruleset if toml is None else parse_ruleset(toml)
+        before["limits"] = {
+            name: {"min_stake": rule.min_stake, "max_stake": rule.max_stake}
+            for name, rule in ruleset.bets.items()
+            if name in after["limits"]
+        }
+    if "settings" in after:
+        now = {**mirror.settings.to_json(), **waiting.get("settings", {})}
+        before["settings"] = {key: now.get(key) for key in after["settings"]}
+    return before
+
+
 class TableDesk:
     """The table actions of one server."""
 
@@ -73,9 +116,12 @@ class TableDesk:
         self.service = service
         self.clock = clock
 
-    def _view(self, mirror: TableMirror, control: TableControl) -> TableControlView:
+    def _view(
+        self, mirror: TableMirror, control: TableControl, limits: LimitsRow | None = None
+    ) -> TableControlView:
         snapshot = mirror.snapshot() if mirror.ready.is_set() else {}
         round_state = snapshot.get("round")
+        limits = limits or LimitsRow(mirror.id)
         return TableControlView(
             id=mirror.id,
             status=control.status,
@@ -85,6 +131,8 @@ class TableDesk:
             settings=snapshot.get("settings", mirror.settings.to_json()),
             pending=pending_view(control.pending),
             watching=mirror.audience(),
+            limits=None if limits.current is None else limits.current.to_json(),
+            pending_limits=None if limits.pending is None else limits.pending.to_json(),
         )
 
     def _mirror(self, table_id: str) -> TableMirror | Refusal:
@@ -96,18 +144,20 @@ class TableDesk:
     async def tables(self) -> list[TableControlView]:
         ids = sorted(self.service.tables)
 
-        def run(c: Connection) -> list[TableControl]:
-            return [get_control(c, table_id) for table_id in ids]
+        def run(c: Connection) -> list[tuple[TableControl, LimitsRow]]:
+            return [(get_control(c, table_id), get_limits(c, table_id)) for table_id in ids]
 
-        controls = await self.service.runner.read(run)
-        return [self._view(self.service.tables[c.table_id], c) for c in controls]
+        found = await self.service.runner.read(run)
+        return [self._view(self.service.tables[c.table_id], c, lim) for c, lim in found]
 
     async def table(self, table_id: str) -> TableControlView | Refusal:
         mirror = self._mirror(table_id)
         if isinstance(mirror, Refusal):
             return mirror
-        control = await self.service.runner.read(lambda c: get_control(c, table_id))
-        return self._view(mirror, control)
+        control, limits = await self.service.runner.read(
+            lambda c: (get_control(c, table_id), get_limits(c, table_id))
+        )
+        return self._view(mirror, control, limits)
 
     async def set_status(
         self, session: StaffSession, table_id: str, status: str, reason: str
@@ -181,12 +231,55 @@ class TableDesk:
             if settings:
                 change["settings"] = settings
             after = set_pending(c, table_id, change, now)
-            details = {"table": table_id, "next_shoe": pending_view(change)}
+            shown = pending_view(change)
+            fields = _changed_only(shown, body)
+            details = {
+                "table": table_id,
+                "next_shoe": shown,
+                "before": _next_shoe_before(mirror, control.pending, fields),
+                "after": fields,
+            }
             audit_staff(c, now, session, "table_change", body.reason, details)
             return after
 
         outcome = await self.service.runner.write(run)
         return outcome if isinstance(outcome, Refusal) else self._view(mirror, outcome)
+
+    async def set_limits(
+        self, session: StaffSession, table_id: str, body: TableLimitsChange
+    ) -> TableControlView | Refusal:
+        """Queue the table's limits for its next round: the round in play keeps its own (its
+        bets were placed under them); the dealer applies them when it opens the next."""
+        mirror = self._mirror(table_id)
+        if isinstance(mirror, Refusal):
+            return mirror
+        limits = TableLimits(body.min_stake, body.max_stake, dict(body.bets or {}))
+        ceiling = self.service.config.max_balance  # no stake is larger than any balance
+        now = self.clock.now_ms()
+
+        def run(c: Connection) -> tuple[TableControl, LimitsRow] | Refusal:
+            in_play = open_shoe(c, table_id)
+            # Proportioned by the shoe in play's own rule set, not by limits set before.
+            ruleset = mirror.ruleset if in_play is None else parse_ruleset(in_play.ruleset_toml)
+            try:
+                check_limits(ruleset, limits, ceiling)
+            except LimitsError as error:
+                return Refusal(RefusalCode.INVALID_LIMITS, str(error))
+            before = queue_limits(c, table_id, limits, now)
+            was = before.pending or before.current
+            details = {
+                "table": table_id,
+                "from": "next_round",
+                "before": limits_view(ruleset, _fitting(ruleset, was)),
+                "after": limits_view(ruleset, limits),
+            }
+            audit_staff(c, now, session, "table_limits", body.reason, details)
+            return get_control(c, table_id), get_limits(c, table_id)
+
+        outcome = await self.service.runner.write(run)
+        if isinstance(outcome, Refusal):
+            return outcome
+        return self._view(mirror, *outcome)
 
     async def integrity(self, table_id: str) -> IntegrityView | Refusal:
         """The integrity monitor's frequencies, player scores and alerts of the table."""
@@ -248,3 +341,29 @@ def next_ruleset(
             return Refusal(RefusalCode.INVALID_LIMITS, message)
         bets[name] = replace(bets[name], min_stake=limits.min_stake, max_stake=limits.max_stake)
     return replace(base, bets=bets)
+
+
+def _fitting(ruleset: RuleSet, limits: TableLimits | None) -> TableLimits | None:
+    """``limits`` if ``ruleset`` takes them (``None``, its own, if not: what a round opens
+    under then)."""
+    if limits is None:
+        return None
+    try:
+        bet_limits(ruleset, limits)
+    except LimitsError:
+        return None
+    return limits
+
+
+def _changed_only(shown: dict[str, Any] | None, body: TableChange) -> dict[str, Any]:
+    """The fields a change sets, as the audit log's ``after``: a new rule set's name, the
+    limits of the bets named, the settings."""
+    after = dict(shown or {})
+    if body.ruleset is None:
+        after.pop("ruleset", None)  # named only because a bet's limits changed
+    if "limits" in after:
+        named = set(body.limits or {})
+        after["limits"] = {bet: v for bet, v in after["limits"].items() if bet in named}
+        if not after["limits"]:
+            del after["limits"]
+    return after

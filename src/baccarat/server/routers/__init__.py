@@ -22,6 +22,7 @@ from baccarat.server.routers import (
     admin_reports,
     admin_rounds,
     admin_session,
+    admin_shifts,
     admin_staff,
     admin_tables,
     bets,
@@ -68,6 +69,7 @@ ROUTERS: tuple[tuple[APIRouter, dict[int | str, dict[str, Any]]], ...] = (
     (admin_players.router, {}),
     (admin_records.router, {}),
     (admin_reports.router, {}),
+    (admin_shifts.router, {}),
     # A studio table's shoe device, dealer console and supervisor (docs/studio.md).
     (studio.router, {}),
 )

@@ -1,6 +1,6 @@
 """``/api/admin/tables``: open, pause and close tables; end the shoe in play; change the next
-shoe's rule set, limits, timings and dealing mode; who watches and who bets; the integrity
-monitor's view."""
+shoe's rule set, limits, timings and dealing mode, or the limits from the next round; who
+watches and who bets; the integrity monitor's view."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from baccarat.server.admin_models import (
     TableAudience,
     TableChange,
     TableControlView,
+    TableLimitsChange,
     TableList,
 )
 from baccarat.server.deps import StaffActor, StaffReader, TableId
@@ -75,6 +76,16 @@ async def change_next_shoe(
 ) -> TableControlView:
     """Change the rule set, limits, timings or dealing mode: they apply from the next shoe."""
     return answer(await desks.tables.change(session, table_id, body))
+
+
+@router.put("/api/admin/tables/{table_id}/limits", responses=admin_errors(404, 422))
+async def change_limits(
+    table_id: TableId, body: TableLimitsChange, session: StaffActor, desks: DesksDep
+) -> TableControlView:
+    """The table's minimum and maximum stake (each bet's moved with them, or its own maximum)
+    from the next round that opens: the round in play keeps the limits its bets were placed
+    under."""
+    return answer(await desks.tables.set_limits(session, table_id, body))
 
 
 @router.get("/api/admin/tables/{table_id}/audience", responses=admin_errors(404, 422))

@@ -5,14 +5,16 @@ valid for seconds) or, from a client that can send headers, ``Authorization: Bea
 a bearer token is never taken from the URL, where logs and histories keep it.
 
 On connect: a ``snapshot``; then events in ``seq`` order: ``shoe_start``, ``round_open``,
-``bets_closed``, ``squeeze``, ``card``, ``round_result``, ``settled`` (a player's copy adds
+``bets_closed``, ``squeeze``, ``peel``, ``card``, ``round_result``, ``settled`` (a player's copy adds
 their results and balance), ``round_void``, ``shoe_end``, ``watching``; and, outside the
-sequence, a player's ``reality_check``. Each is a model of ``baccarat.server.events``, made
+sequence, a player's ``reality_check`` and a squeezer's ``refused``. Each is a model of ``baccarat.server.events``, made
 and serialized by the live table. A client that sees a gap in ``seq`` (or is dropped for
 falling behind) reconnects for a fresh snapshot.
 
-The feed is one-way: text messages from the client are read and ignored; a binary one
-closes the feed with 1003. Close codes: 4404 no such table, 4401 a ticket or token that
+The feed is one-way but for the squeeze of a face-down card: a player's ``peel`` and
+``turn`` messages go to the table's runtime (``baccarat.server.squeeze_inbox``), refused to
+that connection alone with a private ``refused`` message; other text messages are read and
+ignored; a binary one closes the feed with 1003. Close codes: 4404 no such table, 4401 a ticket or token that
 opens nothing (or a session that has ended), 1013 too far behind; uvicorn closes a frame
 past the size limit with 1009 and ``baccarat.server.wsprotocol`` bad UTF-8 with 1007.
 """
@@ -31,6 +33,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from baccarat.server.auth import MAX_TOKEN_CHARS, bearer_token
 from baccarat.server.mirror import Client
 from baccarat.server.service import Service
+from baccarat.server.squeeze_inbox import SqueezeInbox
 from baccarat.server.wsprotocol import FRAME_WRITER, FrameWriter
 from baccarat.store.sessions import LiveSession, redeem_ticket
 
@@ -138,6 +141,7 @@ async def table_feed(websocket: WebSocket, table_id: str, ticket: str | None = N
         client.sender = asyncio.create_task(_pump(websocket, client.queue))
         watched.add(client.sender)
     disconnected = False
+    squeezes = SqueezeInbox(service, table_id, client)
     try:
         while not client.dropped:
             receive = asyncio.create_task(websocket.receive())
@@ -152,6 +156,8 @@ async def table_feed(websocket: WebSocket, table_id: str, ticket: str | None = N
             if message.get("bytes") is not None:
                 client.drop(UNSUPPORTED_DATA, "the feed takes no binary messages")
                 break
+            if message.get("text") is not None:
+                await squeezes.take(message["text"])
     except WebSocketDisconnect:
         disconnected = True
     finally:

@@ -40,10 +40,11 @@ async def client_config(service: ServiceDep) -> ClientConfig:
     rules = next(iter(service.rulesets().values()), None)
     return ClientConfig(
         guests=config.guests,
-        demo_credit=config.demo_credit,
+        demo_credit=config.guest_credit,
         currency=rules.currency if rules else DEFAULT_CURRENCY,
         minor_unit=rules.minor_unit if rules else CURRENCIES[DEFAULT_CURRENCY],
         rules=rules.name if rules else "standard",
+        language="id" if config.locale == "id" else None,
     )
 
 

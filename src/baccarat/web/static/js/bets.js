@@ -5,7 +5,7 @@
 
 import { fill, h } from "./dom.js";
 import { chipFace } from "./chips.js";
-import { betName, eventName, money, odds, oddsValue } from "./format.js";
+import { betName, chipLabel, eventName, money, odds, oddsValue } from "./format.js";
 import { formatNumber, t } from "./i18n.js";
 
 const MAIN = ["player", "banker"];
@@ -68,19 +68,33 @@ export function payoutSummary(pays) {
 }
 
 /**
+ * A spot's limits in a glance, as its chips are written: "1 – 2K", at a rupiah table "10rb – 5jt".
+ * @param {import("./model.js").BetOffer} rule
+ * @returns {string}
+ */
+export function limitsText(rule) {
+  return `${chipLabel(rule.min_stake)} – ${chipLabel(rule.max_stake)}`;
+}
+
+/**
  * @param {string} name
  * @param {import("./model.js").BetOffer} rule
  * @param {number} stake
  * @param {{headline: string, note: string}} summary
  * @param {string | null} share  the spot's share of all stakes, as written ("45%"), or null
+ * @param {number} [pending]  chips laid but not yet confirmed (the confirm step)
  */
-function spotLabel(name, rule, stake, summary, share) {
+function spotLabel(name, rule, stake, summary, share, pending = 0) {
   // What the spot shows comes first and in its order (a name that holds the visible text, so
   // speech control by the words on screen finds the spot: WCAG 2.5.3), then what it does not show.
   const parts = [t("spot.label", { name: betName(name, rule.label), odds: summary.headline })];
   if (summary.note) parts.push(summary.note);
   if (share !== null) parts.push(t("spot.share", { percent: share }));
-  parts.push(stake ? t("spot.stake", { amount: money(stake) }) : t("spot.no_stake"));
+  // In the order the amounts are drawn: a stake, else chips laid (their amount where the
+  // stake's would be), else none.
+  if (stake) parts.push(t("spot.stake", { amount: money(stake) }));
+  if (pending) parts.push(t("spot.pending", { amount: money(pending) }));
+  if (!stake && !pending) parts.push(t("spot.no_stake"));
   return `${parts.join(", ")}. ${t("spot.limits", { min: money(rule.min_stake), max: money(rule.max_stake) })}`;
 }
 
@@ -139,11 +153,21 @@ export function betLayout(onBet) {
 
   /**
    * @param {{bets: Record<string, import("./model.js").BetOffer>, stakes?: Record<string, number>,
-   *   shares?: Record<string, number>, open?: boolean, winners?: Set<string>, offline?: boolean}} view
+   *   shares?: Record<string, number>, open?: boolean, winners?: Set<string>, offline?: boolean,
+   *   pending?: Record<string, number>}} view
    *   shares: each spot's share (0 to 1) of all players' stakes; offline: the feed is down,
-   *   every spot is disabled (not only marked unavailable)
+   *   every spot is disabled (not only marked unavailable); pending: chips laid but not yet
+   *   confirmed, which the server has not seen
    */
-  function update({ bets, stakes = {}, shares = {}, open = false, winners = new Set(), offline = false }) {
+  function update({
+    bets,
+    stakes = {},
+    shares = {},
+    open = false,
+    winners = new Set(),
+    offline = false,
+    pending = {},
+  }) {
     const key = JSON.stringify(bets);
     if (key !== offered) {
       offered = key;
@@ -162,11 +186,13 @@ export function betLayout(onBet) {
       const part = shares[name];
       // Whole percents as the language writes them ("45%", "45 %"); none while nobody staked.
       const share = part === undefined ? null : formatNumber(part, { style: "percent" });
-      const key = `${stake}|${share}|${JSON.stringify(rule)}`;
+      const laid = pending[name] ?? 0;
+      const key = `${stake}|${laid}|${share}|${JSON.stringify(rule)}`;
       if (drawn.get(name) === key) continue;
       drawn.set(name, key);
       const summary = payoutSummary(rule.pays);
-      button.setAttribute("aria-label", spotLabel(name, rule, stake, summary, share));
+      button.setAttribute("aria-label", spotLabel(name, rule, stake, summary, share, laid));
+      button.classList.toggle("has-pending", laid > 0);
       button.title = t("spot.title", {
         name: betName(name, rule.label),
         detail: summary.detail,
@@ -193,8 +219,28 @@ export function betLayout(onBet) {
               { class: "spot__stake", dataset: { stake: String(stake) } },
               chipFace(stake, "chip--stake", true),
               h("span", { class: "spot__amount" }, money(stake)),
+              // Chips laid on a stake and not confirmed lie across it: the spot does not grow.
+              laid
+                ? h(
+                    "span",
+                    { class: "spot__laid", dataset: { pending: String(laid) } },
+                    chipFace(laid, "chip--stake chip--pending", true),
+                  )
+                : null,
             )
           : null,
+        // Chips laid but not confirmed: drawn apart (dashed, translucent), never as a stake.
+        laid && !stake
+          ? h(
+              "span",
+              { class: "spot__stake spot__stake--pending", dataset: { pending: String(laid) } },
+              chipFace(laid, "chip--stake chip--pending", true),
+              h("span", { class: "spot__amount" }, money(laid)),
+            )
+          : null,
+        // The limits on the spot's edge, drawn by CSS: as text they would be words that its
+        // name (which says them in full) lacks.
+        h("span", { class: "spot__limits", "aria-hidden": "true", dataset: { limits: limitsText(rule) } }),
       );
     }
   }

@@ -4,9 +4,11 @@
 
 import { h } from "./dom.js";
 import { chipLabel, money } from "./format.js";
-import { t } from "./i18n.js";
+import { moneyCurrency, moneyDigits, t } from "./i18n.js";
 
-// Casino colours by value in major units; anything else takes the colour of the next lower one.
+// Casino colours by value (in whole units of the money); anything else takes the colour of the
+// next lower one. Dollar chips follow the casino scale ($1 white … $5,000 brown); rupiah chips
+// their own, so that a rupiah table's 10rb, 50rb, 100rb, 500rb, 1jt and 5jt all differ.
 /** @type {[number, string][]} */
 const COLOURS = [
   [1, "white"],
@@ -18,15 +20,28 @@ const COLOURS = [
   [1000, "gold"],
   [5000, "brown"],
 ];
+/** @type {[number, string][]} */
+const RUPIAH_COLOURS = [
+  [1_000, "white"],
+  [5_000, "red"],
+  [10_000, "blue"],
+  [50_000, "green"],
+  [100_000, "black"],
+  [500_000, "purple"],
+  [1_000_000, "gold"],
+  [5_000_000, "brown"],
+];
 
 /**
- * The colour name of a chip worth `minor` units.
+ * The colour name of a chip worth `minor` units of the money shown.
  * @param {number} minor
  * @returns {string}
  */
 export function chipColour(minor) {
+  const rupiah = moneyCurrency() === "IDR" && moneyDigits() === 0;
+  const unit = 10 ** moneyDigits();
   let colour = "white";
-  for (const [major, name] of COLOURS) if (minor >= major * 100) colour = name;
+  for (const [major, name] of rupiah ? RUPIAH_COLOURS : COLOURS) if (minor >= major * unit) colour = name;
   return colour;
 }
 

@@ -3,7 +3,7 @@
 // Money arrives as integer minor units; it is split with integer arithmetic, never divided
 // into a float, so 1005 is always "10.05" (written "$10.05", or "$10,05" in Indonesian).
 
-import { decimalMark, formatMoney, has, t } from "./i18n.js";
+import { decimalMark, formatMoney, has, moneyDigits, t } from "./i18n.js";
 
 /**
  * 123456 -> "$1,234.56"; negative amounts get a minus sign. In the money's own currency, or in
@@ -17,13 +17,17 @@ export function money(minor, currency) {
 }
 
 /**
- * A chip face: 100 -> "1", 2500 -> "25", 100000 -> "1K", 50 -> "0.50".
+ * A chip face in the money shown: 100 -> "1", 2500 -> "25", 100000 -> "1K", 50 -> "0.50" in
+ * cents; at a rupiah table (whole rupiah) 10000 -> "10rb", 1000000 -> "1jt" in Indonesian.
  * @param {number} minor
+ * @param {number} [digits]  the money's minor-unit exponent (the money shown's by default)
  * @returns {string}
  */
-export function chipLabel(minor) {
-  if (minor % 100 !== 0) return `${Math.trunc(minor / 100)}${decimalMark()}${String(minor % 100).padStart(2, "0")}`;
-  const major = minor / 100;
+export function chipLabel(minor, digits = moneyDigits()) {
+  const unit = 10 ** digits;
+  if (minor % unit !== 0)
+    return `${Math.trunc(minor / unit)}${decimalMark()}${String(minor % unit).padStart(digits, "0")}`;
+  const major = minor / unit;
   if (major >= 1_000_000 && major % 1_000_000 === 0) return t("chip.millions", { n: major / 1_000_000 });
   if (major >= 1000 && major % 1000 === 0) return t("chip.thousands", { n: major / 1000 });
   return String(major);

@@ -42,6 +42,9 @@ let current = "en";
 // US dollars until it has.
 let currency = "USD";
 let minorUnit = 2;
+/** Exponents other than 2 (baccarat.rulesets.CURRENCIES), for money not the one shown. */
+/** @type {Record<string, number>} */
+const DIGITS = { IDR: 0 };
 /** @type {Set<(language: Language) => void>} */
 const listeners = new Set();
 
@@ -62,19 +65,26 @@ function known(code) {
 }
 
 /**
+ * The language chosen before on this device (null: none chosen, or no storage).
+ * @returns {Language | null}
+ */
+export function chosenLanguage() {
+  try {
+    const stored = window.localStorage.getItem(KEY);
+    return known(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The language to start with: the one chosen before on this device, else the browser's
  * (Indonesian for id-*, and the old code in-*), else English.
  * @returns {Language}
  */
 export function preferredLanguage() {
-  try {
-    const stored = window.localStorage.getItem(KEY);
-    if (known(stored)) return stored;
-  } catch {
-    // No storage: the browser's language decides.
-  }
   const tag = browserTag();
-  return tag.startsWith("id") || tag.startsWith("in") ? "id" : "en";
+  return chosenLanguage() ?? (tag.startsWith("id") || tag.startsWith("in") ? "id" : "en");
 }
 
 /** @returns {Language} the language shown */
@@ -351,6 +361,11 @@ export function moneyCurrency() {
   return currency;
 }
 
+/** @returns {number} its minor-unit exponent (2: cents; 0: the rupiah, counted whole) */
+export function moneyDigits() {
+  return minorUnit;
+}
+
 /**
  * An amount of minor units as money in the language shown: 123456 → "$1,234.56" in English,
  * "$1.234,56" in Indonesian; IDR → "Rp 1.234,56". The amount is written as an exact decimal
@@ -361,7 +376,7 @@ export function moneyCurrency() {
  * @param {number} [digits]  its minor-unit exponent; the money's own by default
  * @returns {string}
  */
-export function formatMoney(minor, code = currency, digits = code === currency ? minorUnit : 2) {
+export function formatMoney(minor, code = currency, digits = code === currency ? minorUnit : (DIGITS[code] ?? 2)) {
   if (!Number.isSafeInteger(minor)) return "–";
   const abs = Math.abs(minor);
   const unit = 10 ** digits;

@@ -2,6 +2,7 @@
 // The lobby: every table with its rules, limits, dealing style, phase and countdown, the
 // number of people watching and a live miniature big road. It re-reads GET /api/tables every
 // couple of seconds; the countdowns tick locally against the server's deadlines in between.
+// The same reading feeds the strip of tables at the top of a table's page (tableStrip).
 
 import { api } from "./api.js";
 import { msUntil, syncClock } from "./clock.js";
@@ -203,6 +204,131 @@ export function mountLobby(main) {
   const ticker = window.setInterval(() => tick(grid), TICK_MS);
   refresh();
   return {
+    destroy() {
+      stopped = true;
+      window.clearTimeout(refreshTimer);
+      window.clearInterval(ticker);
+    },
+  };
+}
+
+// ---- the strip of tables at a table ----
+
+/**
+ * The strip's last answer, kept across tables: a table switched to draws its strip at once.
+ * @type {Table[]}
+ */
+let stripTables = [];
+let stripScroll = 0;
+
+/**
+ * The last result of a table's shoe ("B", "P", "T"), or null before its first.
+ * @param {Table} table
+ * @returns {string | null}
+ */
+function lastResult(table) {
+  return model.roads(table)?.bead_plate?.cells?.at(-1)?.outcome ?? null;
+}
+
+/**
+ * Every table in a row above the table shown (below the roads on a phone): its name, phase,
+ * seconds left and last result; a link switches tables in place (the router mounts the other
+ * table: its feed replaces this one's, the seat and balance stay). Re-reads GET /api/tables as
+ * the lobby does. Returns {el, destroy()}.
+ * @param {string} currentId  the table shown
+ */
+export function tableStrip(currentId) {
+  const list = h("ul", { class: "strip__list" });
+  const el = h("nav", { class: "strip", "aria-label": t("strip.label") }, list);
+  /** @type {Map<string, {item: HTMLLIElement, link: HTMLAnchorElement, name: HTMLElement, phase: HTMLElement, countdown: HTMLElement, last: HTMLElement, dot: HTMLElement}>} */
+  const items = new Map();
+  let stopped = false;
+  /** @type {number | undefined} */
+  let refreshTimer;
+
+  /** @param {string} id */
+  function itemFor(id) {
+    let found = items.get(id);
+    if (found) return found;
+    const name = h("span", { class: "strip__name" });
+    const phase = h("span", { class: "strip__phase" });
+    const countdown = h("span", { class: "strip__countdown" });
+    const last = h("span", { class: "visually-hidden" });
+    const dot = h("span", { class: "strip__dot", "aria-hidden": "true" });
+    const link = h(
+      "a",
+      { class: "strip__link", href: `#/tables/${encodeURIComponent(id)}` },
+      dot,
+      h("span", { class: "strip__text" }, name, h("span", { class: "strip__state" }, phase, countdown)),
+      last,
+    );
+    if (id === currentId) link.setAttribute("aria-current", "page");
+    found = {
+      item: h("li", { class: "strip__item", dataset: { table: id } }, link),
+      link,
+      name,
+      phase,
+      countdown,
+      last,
+      dot,
+    };
+    items.set(id, found);
+    return found;
+  }
+
+  function draw() {
+    const shown = stripTables.map((table) => {
+      const id = model.tableId(table);
+      const parts = itemFor(id);
+      const round = model.currentRound(table);
+      const result = lastResult(table);
+      parts.name.textContent = model.tableName(table);
+      parts.phase.textContent = model.phaseWords(round?.phase);
+      parts.phase.dataset.phase = round?.phase ?? "";
+      parts.countdown.dataset.closes = round?.phase === "open" ? String(round.closes_at ?? "") : "";
+      parts.dot.className = `strip__dot strip__dot--${result ?? "none"}`;
+      parts.dot.textContent = result ? t(`road.letter.${result}`) : "";
+      parts.last.textContent = result
+        ? t("strip.last", { result: t(result === "B" ? "side.banker" : result === "P" ? "side.player" : "side.tie") })
+        : "";
+      return parts.item;
+    });
+    const same = shown.length === list.children.length && shown.every((item, i) => list.children[i] === item);
+    if (!same) list.replaceChildren(...shown);
+    tickStrip();
+  }
+
+  function tickStrip() {
+    for (const { countdown } of items.values()) {
+      const closes = Number(countdown.dataset.closes);
+      countdown.textContent = closes ? t("lobby.seconds", { seconds: secondsLeft(msUntil(closes)) }) : "";
+    }
+  }
+
+  async function refresh() {
+    try {
+      const data = await api.tables();
+      if (stopped) return;
+      stripTables = Array.isArray(data) ? data : [];
+      draw();
+    } catch {
+      // The strip keeps what it showed; the table itself has its own feed.
+    }
+    if (!stopped) refreshTimer = window.setTimeout(refresh, REFRESH_MS);
+  }
+
+  list.addEventListener("scroll", () => {
+    stripScroll = list.scrollLeft;
+  });
+  draw();
+  // Where the strip was left, once it is laid out (the table switched from had it scrolled).
+  window.requestAnimationFrame(() => {
+    list.scrollLeft = stripScroll;
+  });
+  const ticker = window.setInterval(tickStrip, TICK_MS);
+  refresh();
+  return {
+    el,
     destroy() {
       stopped = true;
       window.clearTimeout(refreshTimer);

@@ -12,7 +12,17 @@ import { api } from "./api.js";
 import { loginDialog, watchLockout } from "./auth.js";
 import { announce } from "./dom.js";
 import { historyDialog } from "./history.js";
-import { bind, bindMarked, language, onLanguage, preferredLanguage, setCurrency, setLanguage, t } from "./i18n.js";
+import {
+  bind,
+  bindMarked,
+  chosenLanguage,
+  language,
+  onLanguage,
+  preferredLanguage,
+  setCurrency,
+  setLanguage,
+  t,
+} from "./i18n.js";
 import { mountLobby } from "./lobby.js";
 import { sessionWatch } from "./sessionclock.js";
 import { mountTable } from "./table.js";
@@ -23,11 +33,15 @@ import { mountTable } from "./table.js";
 // money would be written in dollars on a rupiah table.
 /** The rule set the Rules link opens (GET /api/config: the server's first table's). */
 let serverRules = "standard";
+/** The house's language (an Indonesian house: "id"), for a visitor who has not chosen one. */
+/** @type {"en" | "id" | null} */
+let houseLanguage = null;
 const configured = (async () => {
   for (let attempt = 1; ; attempt += 1) {
     try {
       const config = await api.config();
       setCurrency(config?.currency, config?.minor_unit);
+      if (config?.language === "id" || config?.language === "en") houseLanguage = config.language;
       // The top bar's Rules link opens this server's own tables' rules, not always `standard`.
       if (typeof config?.rules === "string") serverRules = config.rules;
       return;
@@ -42,6 +56,10 @@ const configured = (async () => {
 })();
 await setLanguage(preferredLanguage(), { remember: false }).catch(() => setLanguage("en", { remember: false }));
 await configured;
+// A visitor's own choice stands; without one, the house's language comes before the browser's.
+if (houseLanguage && !chosenLanguage() && language() !== houseLanguage) {
+  await setLanguage(houseLanguage, { remember: false }).catch(() => undefined);
+}
 bindMarked(document);
 for (const link of document.querySelectorAll('a[data-nav="rules"]')) {
   link.setAttribute("href", `#/rules/${encodeURIComponent(serverRules)}`);

@@ -140,6 +140,21 @@ export function limits(table) {
 }
 
 /**
+ * Take a round's limits (round_open's `limits`: an operator may change them between rounds)
+ * into the table: the table-wide range and each offered bet's minimum and maximum.
+ * @param {Table} table
+ * @param {{min: number, max: number, bets: Record<string, {min_stake: number, max_stake: number}>} | null | undefined} given
+ */
+export function useLimits(table, given) {
+  if (!given) return;
+  table.limits = { min: given.min, max: given.max };
+  const offered = table.bets ?? {};
+  for (const [name, range] of Object.entries(given.bets ?? {})) {
+    if (offered[name]) offered[name] = { ...offered[name], min_stake: range.min_stake, max_stake: range.max_stake };
+  }
+}
+
+/**
  * The dealer's settings: {betting_ms, reveal_ms, result_ms, dealing}.
  * @param {Partial<Table>} table
  * @returns {Record<string, any>}

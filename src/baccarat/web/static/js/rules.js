@@ -70,21 +70,30 @@ function payout(pays) {
 }
 
 /**
- * The rounding rule's example, computed as baccarat.payout does: 1.05 staked on a 19:20
- * Banker win returns 1.05 + floor(1.05 × 19 / 20) = 2.04, not the exact 2.0475.
+ * The rounding rule's example in the rule set's money, computed as baccarat.payout does: 1.05
+ * staked on a 0.95:1 Banker win returns 1.05 + floor(1.05 × 19 / 20) = 2.04, not the exact
+ * 2.0475; at a rupiah table (whole rupiah) Rp 10.005 returns 19.509, not 19.509,75.
+ * @param {{code: string, digits: number}} currency  the rule set's money
  * @returns {string}
  */
-function roundingText() {
-  const stake = 105;
+function roundingText(currency) {
+  const cents = currency.digits > 0;
+  const places = cents ? 2 : 0;
+  const stake = cents ? 105 : 10_005;
   const returned = stake + Math.floor((stake * 19) / 20);
-  const exact = (stake * 39 * 100) / 20; // ten-thousandths of a unit, a whole number here
-  /** @param {number} value @param {number} places */
-  const decimal = (value, places) =>
-    formatNumber(`${Math.trunc(value / 10 ** places)}.${String(value % 10 ** places).padStart(places, "0")}`);
+  const exact = stake * 39 * 5; // hundredths of the exact 39/20 of the stake: a whole number
+  /** @param {number} value @param {number} decimals */
+  const decimal = (value, decimals) =>
+    formatNumber(
+      decimals
+        ? `${Math.trunc(value / 10 ** decimals)}.${String(value % 10 ** decimals).padStart(decimals, "0")}`
+        : String(value),
+    );
   return t("rules.rounding_text", {
-    stake: decimal(stake, 2),
-    returned: decimal(returned, 2),
-    exact: decimal(exact, 4),
+    units: t(cents ? "rules.units_cents" : "rules.units_whole", { currency: currency.code }),
+    stake: decimal(stake, places),
+    returned: decimal(returned, places),
+    exact: decimal(exact, places + 2),
   });
 }
 
@@ -282,7 +291,7 @@ export function mountRules(main, name) {
         h("p", { class: "rules-note" }, t("rules.basis")),
         (page.bets ?? []).map((/** @type {any} */ bet) => betSection(bet, model.currency(page))),
         h("h2", {}, t("rules.rounding")),
-        h("p", { dataset: { rule: "rounding" } }, roundingText()),
+        h("p", { dataset: { rule: "rounding" } }, roundingText(model.currency(page))),
         h("h2", {}, t("rules.interruption")),
         h("p", { dataset: { rule: "interruption" } }, t("rules.interruption_text")),
         h("h2", {}, t("rules.fairness")),

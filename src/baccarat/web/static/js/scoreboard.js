@@ -1,12 +1,97 @@
 // @ts-check
 // The scoreboard panel of a table: the five roads, the Banker and Player asks, the shoe's
-// statistics, and the reminder that roads record the past and predict nothing.
+// statistics (its counts, its last results, its streaks), and the reminder that roads record
+// the past and predict nothing.
 
 import { h } from "./dom.js";
 import { formatNumber, t } from "./i18n.js";
 import { DERIVED, askSymbol, beadPlate, bigRoad, derivedRoad } from "./roads.js";
 
 const ASK_MS = 4000;
+/** How many of the latest results the history row shows and counts. */
+export const RECENT = 20;
+
+/**
+ * A shoe's results so far, oldest first ("B", "P" or "T"), from the roads snapshot's bead plate.
+ * @param {import("./roads.js").Snapshot | null | undefined} snapshot
+ * @returns {string[]}
+ */
+export function shoeResults(snapshot) {
+  return (snapshot?.bead_plate?.cells ?? []).map((/** @type {{outcome: string}} */ cell) => cell.outcome);
+}
+
+/**
+ * What a shoe's results have been (history, never a forecast): the last `n`, the streak the
+ * latest results make, the longest Banker and Player streaks, and the counts in the last `n`.
+ * A tie neither ends nor lengthens a streak, as the big road draws it (a mark on the cell
+ * before).
+ *
+ *   streaks(["B", "B", "T", "B", "P", "P"], 4)
+ *   → {last: ["T", "B", "P", "P"], current: {side: "P", length: 2},
+ *      longest: {B: 3, P: 2}, counts: {B: 1, P: 2, T: 1}}
+ * @param {string[]} results  oldest first
+ * @param {number} [n]
+ * @returns {{last: string[], current: {side: string, length: number} | null,
+ *   longest: {B: number, P: number}, counts: {B: number, P: number, T: number}}}
+ */
+export function streaks(results, n = RECENT) {
+  /** @type {string | null} */
+  let side = null;
+  let length = 0;
+  const longest = { B: 0, P: 0 };
+  for (const result of results) {
+    if (result !== "B" && result !== "P") continue;
+    length = result === side ? length + 1 : 1;
+    side = result;
+    longest[result] = Math.max(longest[result], length);
+  }
+  const last = results.slice(-n);
+  const counts = { B: 0, P: 0, T: 0 };
+  for (const result of last) if (result === "B" || result === "P" || result === "T") counts[result] += 1;
+  return { last, current: side ? { side, length } : null, longest, counts };
+}
+
+/** @type {Record<string, string>} */
+const SIDE_KEYS = { B: "side.banker", P: "side.player", T: "side.tie" };
+
+/**
+ * The last results as dots and the streaks in words (history, never a forecast).
+ * @param {import("./roads.js").Snapshot | null} snapshot
+ */
+function recentView(snapshot) {
+  const { last, current, longest, counts } = streaks(shoeResults(snapshot));
+  const words = last.map((result) => t(SIDE_KEYS[result] ?? "side.tie"));
+  /**
+   * @param {string} key
+   * @param {string} value
+   * @param {string} fact
+   */
+  const fact = (key, value, fact) =>
+    h("div", { class: "recent__fact", dataset: { fact } }, h("dt", {}, t(key, { count: RECENT })), h("dd", {}, value));
+  return [
+    h(
+      "div",
+      {
+        class: "recent__dots",
+        role: "img",
+        "aria-label": last.length ? t("recent.dots", { count: last.length, list: words.join(", ") }) : t("recent.none"),
+        dataset: { results: last.join("") },
+      },
+      last.map((result) => h("span", { class: `recent__dot recent__dot--${result}` }, t(`road.letter.${result}`))),
+    ),
+    h(
+      "dl",
+      { class: "recent__facts" },
+      fact(
+        "recent.current",
+        current ? t("recent.run", { side: t(SIDE_KEYS[current.side]), count: current.length }) : "–",
+        "current",
+      ),
+      fact("recent.longest", t("recent.longest_value", { banker: longest.B, player: longest.P }), "longest"),
+      fact("recent.counts", t("recent.counts_value", { banker: counts.B, player: counts.P, tie: counts.T }), "counts"),
+    ),
+  ];
+}
 
 /**
  * How many cells of `size` pixels fit across `box` (at least `least`).
@@ -55,6 +140,7 @@ export function scoreboard() {
     DERIVED.map(([key]) => [key, h("div", { class: `roads__derived roads__${key}` })]),
   );
   const stats = h("dl", { class: "roads__stats" });
+  const recent = h("div", { class: "recent" });
   /** @type {Record<string, HTMLButtonElement>} */
   const askButtons = {};
   /** @type {import("./roads.js").Snapshot | null} */
@@ -99,6 +185,12 @@ export function scoreboard() {
       ),
       stats,
     ),
+    h(
+      "section",
+      { class: "recent__box", "aria-labelledby": "recent-title" },
+      h("h3", { class: "recent__title", id: "recent-title" }, t("recent.title")),
+      recent,
+    ),
     note,
   );
 
@@ -136,6 +228,7 @@ export function scoreboard() {
         ),
       );
     }
+    recent.replaceChildren(...recentView(snapshot));
     const counts = snapshot?.stats ?? {};
     const rounds = counts.rounds ?? 0;
     stats.replaceChildren(

@@ -12,6 +12,8 @@ import { phaseWords } from "./model.js";
 const RING = 2 * Math.PI * 26;
 /** How long the shuffle between two shoes is shown (less if the new shoe's first card comes sooner). */
 export const SHUFFLE_MS = 3500;
+/** How long a win's celebration stays (its burst is over well before). */
+const CELEBRATION_MS = 4000;
 
 /**
  * The animations on a card that end (a card sliding in, a card turning over), not the endless
@@ -261,6 +263,15 @@ export function stage() {
       el.classList.remove("has-result");
     },
     /**
+     * The slot of a card (its back until it is turned), made if need be: the squeeze peels it.
+     * @param {string} side
+     * @param {number} position
+     * @returns {HTMLElement}
+     */
+    slot(side, position) {
+      return slotAt(side, position);
+    },
+    /**
      * Face-down dealing: show a card's back before it is turned.
      * @param {string} side
      * @param {number} position
@@ -345,6 +356,20 @@ export function stage() {
       const line = h("span", { class: `result__line result__line--${tone}`, dataset: { tone } }, text);
       if (resultWaits) waitingLines.push(line);
       else result.append(line);
+    },
+    /**
+     * A win for the seated player: a short burst of gold from the result banner, once the
+     * banner shows (a still glow when motion is reduced: CSS), gone in a few seconds.
+     */
+    celebrate() {
+      const burst = h(
+        "span",
+        { class: "celebration", "aria-hidden": "true" },
+        Array.from({ length: 12 }, () => h("span", { class: "celebration__bit" })),
+      );
+      if (resultWaits) waitingLines.push(burst);
+      else result.append(burst);
+      window.setTimeout(() => burst.remove(), CELEBRATION_MS);
     },
     /**
      * A new shoe after the last one ended: "Shuffling — new shoe", its number and commitment, for

@@ -9,11 +9,12 @@ import { betLayout } from "./bets.js";
 import { betting } from "./betting.js";
 import { chipRack } from "./chips.js";
 import { syncClock } from "./clock.js";
-import { announce, h } from "./dom.js";
+import { announce, h, s } from "./dom.js";
 import { fairnessPanel } from "./fairness.js";
 import { money } from "./format.js";
-import { setCurrency, t } from "./i18n.js";
+import { language, setCurrency, t } from "./i18n.js";
 import { tableInfo } from "./info.js";
+import { tableStrip } from "./lobby.js";
 import * as model from "./model.js";
 import { explain } from "./refusals.js";
 import { scoreboard } from "./scoreboard.js";
@@ -34,6 +35,93 @@ const FIRST_FOUR = [
 /** @type {Record<string, string>} */
 const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
 
+// ---- sound: off unless chosen on this device; its module is fetched once it is turned on ----
+
+const SOUND_KEY = "baccarat.sound";
+/** @type {ReturnType<typeof import("./sound.js").tableSound> | null} */
+let sound = null;
+let soundWanted = (() => {
+  try {
+    return window.localStorage.getItem(SOUND_KEY) === "on";
+  } catch {
+    return false;
+  }
+})();
+
+/** The sounds, fetched if they are wanted and not here yet; null while they are not. */
+function sounds() {
+  if (!soundWanted) return null;
+  if (!sound)
+    import("./sound.js").then(
+      ({ tableSound }) => {
+        sound ??= tableSound();
+      },
+      () => {
+        // Not fetched (the connection dropped): asked again at the next sound.
+      },
+    );
+  return sound;
+}
+
+/** @param {boolean} on */
+function wantSound(on) {
+  soundWanted = on;
+  try {
+    window.localStorage.setItem(SOUND_KEY, on ? "on" : "off");
+  } catch {
+    // A browser that keeps nothing: the choice lasts as long as the page.
+  }
+  sounds();
+}
+
+/**
+ * The toggles' icons, drawn inline (a CSS image would be one more address for the page to load):
+ * SVG paths, stroked; the speaker's waves show when sound is on, its cross when it is off.
+ * @type {Record<string, [string, string][]>}
+ */
+const ICONS = {
+  sound: [
+    ["M3 9h4l5-4v14l-5-4H3z", "fill"],
+    ["M15.5 8.5a5 5 0 0 1 0 7M18.5 5.5a9 9 0 0 1 0 13", "on"],
+    ["M16 9l6 6M22 9l-6 6", "off"],
+  ],
+  confirm: [
+    ["M6 3h12a3 3 0 0 1 3 3v12a3 3 0 0 1-3 3H6a3 3 0 0 1-3-3V6a3 3 0 0 1 3-3z", ""],
+    ["M7.5 12.5l3 3 6-7", ""],
+  ],
+};
+
+/**
+ * A toggle of the table's controls, pressed or not: an icon, named by its label.
+ * @param {string} name  sound or confirm
+ * @param {boolean} pressed
+ * @param {(pressed: boolean) => void} onToggle
+ */
+function toggle(name, pressed, onToggle) {
+  const button = h(
+    "button",
+    {
+      type: "button",
+      class: "btn btn--action btn--toggle",
+      "aria-pressed": String(pressed),
+      "aria-label": t(`comfort.${name}_label`),
+      title: t(`comfort.${name}_title`),
+      dataset: { toggle: name },
+      onclick: () => {
+        const next = button.getAttribute("aria-pressed") !== "true";
+        button.setAttribute("aria-pressed", String(next));
+        onToggle(next);
+      },
+    },
+    s(
+      "svg",
+      { class: "btn__icon", viewBox: "0 0 24 24", width: 18, height: 18, "aria-hidden": "true" },
+      ICONS[name].map(([d, part]) => s("path", { d, class: part ? `icon__${part}` : null })),
+    ),
+  );
+  return button;
+}
+
 /**
  * What the table view knows: the table as last seen, the round, the player's stakes.
  * @typedef {object} TableState
@@ -41,6 +129,7 @@ const ACTION_ICONS = { undo: "↶", clear: "✕", rebet: "↻", double: "×2" };
  * @property {import("./model.js").Round | null} round
  * @property {Record<string, number>} stakes
  * @property {Record<string, number>[]} placements
+ * @property {Record<string, number>} [pending]  chips laid, not yet confirmed (betting.js)
  * @property {Set<string>} winners
  * @property {any} finished  the shoe that ended while the page watched
  * @property {boolean} shoeEnded  a shoe_end came and its next shoe_start has not yet
@@ -75,6 +164,9 @@ export function mountTable(main, id) {
   const info = tableInfo();
   const message = h("div", { class: "table-message", role: "alert" });
   const notice = voidNotice();
+  const strip = tableStrip(id);
+  // Chosen before on this device: fetched now, so the first chip is heard.
+  sounds();
   const player = betting(id, state, {
     changed: () => {
       message.textContent = "";
@@ -82,6 +174,7 @@ export function mountTable(main, id) {
     },
     say: (text, tone) => say(text, tone),
     refused: (error) => showError(error),
+    chip: () => sounds()?.chip(),
   });
   const spectator = h(
     "div",
@@ -121,10 +214,40 @@ export function mountTable(main, id) {
     action("double", () => player.repeat(api.double)),
   );
   const title = h("h1", { class: "visually-hidden" }, t("table.title"));
+  // The confirm step: chips laid wait on the spots until Confirm (or Clear) in the actions' place.
+  const confirmButton = h("button", {
+    type: "button",
+    class: "btn btn--gold btn--action",
+    dataset: { pending: "confirm" },
+    onclick: () => player.confirm(),
+  });
+  const pendingBar = h(
+    "div",
+    { class: "rack__pending", role: "group", "aria-label": t("confirm.group"), hidden: true },
+    confirmButton,
+    h(
+      "button",
+      {
+        type: "button",
+        class: "btn btn--action",
+        dataset: { pending: "clear" },
+        "aria-label": t("confirm.clear_label"),
+        onclick: () => player.discard(),
+      },
+      t("confirm.clear"),
+    ),
+  );
+  const comforts = h(
+    "div",
+    { class: "rack__comforts", role: "group", "aria-label": t("comfort.group") },
+    toggle("sound", soundWanted, (on) => wantSound(on)),
+    toggle("confirm", player.confirming(), (on) => player.setConfirming(on)),
+  );
 
   const view = h(
     "div",
     { class: "table-view" },
+    h("div", { class: "table-view__strip" }, strip.el),
     h(
       "div",
       { class: "table-view__felt" },
@@ -133,7 +256,7 @@ export function mountTable(main, id) {
       notice.el,
       spectator,
       h("div", { class: "bets-area" }, message, bets.el),
-      h("div", { class: "rack" }, rack.el, actions),
+      h("div", { class: "rack" }, rack.el, comforts, actions, pendingBar),
     ),
     h("div", { class: "table-view__roads" }, board.el),
     h("div", { class: "table-view__details" }, info.el, fairness.el),
@@ -214,6 +337,35 @@ export function mountTable(main, id) {
     );
   }
 
+  // ---- the squeeze, at a face-down table ----
+
+  // Its module (js/squeeze.js, with its CSS) is fetched the first time a face-down table shows.
+  /** @type {ReturnType<typeof import("./squeeze.js").squeezeView> | null} */
+  let squeezer = null;
+  let squeezeLoading = false;
+
+  function showSqueeze() {
+    if (squeezer) {
+      squeezer.fromSnapshot(state.table);
+      return;
+    }
+    if (squeezeLoading || !state.table || model.dealing(state.table) !== "face-down") return;
+    squeezeLoading = true;
+    import("./squeeze.js").then(
+      ({ squeezeView }) => {
+        squeezeLoading = false;
+        if (destroyed) return;
+        squeezer = squeezeView({ slot: stage.slot, send: (m) => feed.send(m), say: (text) => say(text) });
+        stage.el.after(squeezer.el);
+        squeezer.fromSnapshot(state.table);
+      },
+      () => {
+        // Not fetched (the connection dropped): the next snapshot asks again.
+        squeezeLoading = false;
+      },
+    );
+  }
+
   /** @param {{studio?: any, notice?: string, detail?: string}} event  a `studio` message */
   function studioEvent(event) {
     if (desk) desk.update(event);
@@ -254,7 +406,16 @@ export function mountTable(main, id) {
     if (!table) return;
     const open = state.round?.phase === "open";
     const playing = account.playing;
+    // Chips laid for a window that closed were never sent: dropped, and said.
+    if (player.expire()) say(t("confirm.dropped"), "info");
+    const pending = state.pending ?? {};
+    const laid = Object.values(pending).reduce((a, b) => a + b, 0);
+    pendingBar.hidden = laid === 0;
+    actions.hidden = laid > 0;
+    confirmButton.textContent = t("confirm.send", { amount: money(laid) });
+    confirmButton.disabled = player.sending() || !state.online;
     bets.update({
+      pending,
       bets: model.offeredBets(table),
       stakes: state.stakes,
       shares: model.stakeShares(model.allStakes(table)),
@@ -330,6 +491,7 @@ export function mountTable(main, id) {
     if (result) showResult(result);
     notice.fromSnapshot(table.last_round);
     showDesk();
+    showSqueeze();
     board.setStudio(model.isStudio(table));
     board.update(model.roads(table));
     draw();
@@ -384,6 +546,8 @@ export function mountTable(main, id) {
         table.result = null;
         table.cards = [];
         stage.clear();
+        squeezer?.clear();
+        model.useLimits(table, event.limits);
         setRound(model.roundFromEvent(event));
         announce(t("table.round_open", { shoe: table.shoe?.number ?? "–", number: event.number ?? "–" }));
         break;
@@ -410,21 +574,37 @@ export function mountTable(main, id) {
         break;
       case "squeeze":
         stage.squeeze(event.hand, event.position);
+        squeezer?.onSqueeze(event);
+        break;
+      case "peel":
+        squeezer?.onPeel(event);
+        break;
+      case "refused":
+        // A peel or turn of this page's refused (private, outside the sequence).
+        squeezer?.refused(event);
         break;
       case "card":
+        sounds()?.card();
         setRound({ ...state.round, phase: "dealt" });
         table.cards = [...(table.cards ?? []), event];
         if (table.shoe && Number.isInteger(table.shoe.cards_left)) table.shoe.cards_left -= 1;
-        stage.showCard(event);
+        // Kept covered on this screen until the player peels it, if they chose so.
+        if (!squeezer?.holds(event, () => stage.showCard(event))) stage.showCard(event);
         break;
       case "round_result":
         table.result = event;
+        squeezer?.uncover();
         showResult(event);
         notice.resulted();
         if (event.roads) {
           table.roads = event.roads;
           board.update(event.roads);
         }
+        sounds()?.result();
+        sounds()?.say(
+          event.winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${event.winner}`) }),
+          language() === "id" ? "id-ID" : "en-US",
+        );
         announce(
           t("result.announce", {
             result: event.winner === "tie" ? t("result.tie") : t("result.wins", { side: t(`side.${event.winner}`) }),
@@ -442,6 +622,7 @@ export function mountTable(main, id) {
         setRound({ ...state.round, phase: "voided" });
         // Said once, by the notice (and the live region): not also as a message under the felt.
         notice.voided(event);
+        squeezer?.clear();
         state.stakes = {};
         account.refresh();
         break;
@@ -481,6 +662,10 @@ export function mountTable(main, id) {
           ? { text: t("result.you_lose", { amount: money(-net) }), tone: "lose" }
           : { text: t(pushed ? "result.returned" : "result.even"), tone: "push" };
     stage.addResultLine(line);
+    if (net > 0) {
+      stage.celebrate();
+      sounds()?.win();
+    }
     announce(t("result.balance", { line: line.text, amount: money(event.balance) }));
     // After this event's redraw: the chips move as the dealer moves them.
     window.requestAnimationFrame(() => settleChips(event.wagers));
@@ -535,11 +720,13 @@ export function mountTable(main, id) {
   return {
     destroy() {
       feed.stop();
+      strip.destroy();
       unsubscribe();
       stage.destroy();
       board.destroy();
       destroyed = true;
       desk?.destroy();
+      squeezer?.destroy();
       video?.destroy();
       video = null;
       wantedStream = null;

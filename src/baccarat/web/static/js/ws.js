@@ -56,6 +56,17 @@ export class TableFeed {
     }
   }
 
+  /**
+   * Send a message up the feed (a squeezer's peel or turn); false if the feed is not open.
+   * @param {object} message
+   * @returns {boolean}
+   */
+  send(message) {
+    if (this.socket?.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
   /** Drop the connection and open a new one (which starts with a fresh snapshot). */
   resync() {
     if (this.stopped) return;

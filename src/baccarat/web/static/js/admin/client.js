@@ -107,6 +107,7 @@ export const adminApi = {
   // action: open, pause or close
   setTable: (id, action, reason) => call("POST", `/api/admin/tables/${enc(id)}/${enc(action)}`, { body: { reason } }),
   nextShoe: (id, change) => call("PUT", `/api/admin/tables/${enc(id)}/next-shoe`, { body: change }),
+  limits: (id, change) => call("PUT", `/api/admin/tables/${enc(id)}/limits`, { body: change }),
   rounds: (filters) => call("GET", `/api/admin/rounds${query(filters)}`),
   round: (id) => call("GET", `/api/admin/rounds/${enc(id)}`),
   voidRound: (id, reason) => call("POST", `/api/admin/rounds/${enc(id)}/void`, { body: { reason } }),
@@ -118,6 +119,7 @@ export const adminApi = {
   cap: (id, cap) => call("PUT", `/api/admin/players/${enc(id)}/operator-limits`, { body: cap }),
   shoes: (tableId) => call("GET", `/api/admin/shoes${query({ table_id: tableId, limit: 30 })}`),
   audit: (filters) => call("GET", `/api/admin/audit${query(filters)}`),
+  auditCsv: (filters) => call("GET", `/api/admin/audit${query({ ...filters, format: "csv" })}`, { text: true }),
   verify: (anchor) => call("GET", `/api/admin/audit/verify${query({ anchor })}`),
   anchor: () => call("GET", "/api/admin/audit/anchor"),
   staff: () => call("GET", "/api/admin/staff"),

@@ -1,7 +1,8 @@
 // @ts-check
 // The back office's entry point (/admin): the language (the page's catalogues and the back
 // office's own, admin/messages), the staff login, and a hash router between the sections:
-//   #/tables  #/rounds  #/players  #/shoes  #/audit  #/reports  #/integrity  #/staff
+//   #/tables  #/monitor  #/shifts  #/rounds  #/players  #/shoes  #/audit  #/reports  #/integrity
+//   #/staff
 // Each section's module is fetched when it is first shown. What a role may not do is disabled
 // (auditors read only); the server checks every request anyway.
 
@@ -39,6 +40,8 @@ const logout = /** @type {HTMLButtonElement} */ (document.getElementById("staff-
 /** @type {Record<string, () => Promise<{mount: (main: HTMLElement, ctx: import("./ui.js").Ctx, arg?: string) => {destroy(): void}}>>} */
 const SECTIONS = {
   tables: () => import("./tables.js"),
+  monitor: () => import("./monitor.js"),
+  shifts: () => import("./shifts.js"),
   rounds: () => import("./rounds.js"),
   players: () => import("./players.js"),
   shoes: () => import("./shoes.js"),

@@ -151,6 +151,14 @@ export function mount(main, ctx, arg) {
         ["admin.col.created", show.time(player.created_at)],
         ["admin.players.last_login", show.time(player.last_login_at)],
         [
+          "admin.players.report_link",
+          h("a", {
+            href: `#/reports/players/${encodeURIComponent(player.id)}`,
+            "data-report": "",
+            text: t("admin.reports.players_link"),
+          }),
+        ],
+        [
           "admin.players.break",
           inForce
             ? t("admin.players.break_until", {

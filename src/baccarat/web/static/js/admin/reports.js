@@ -1,12 +1,14 @@
 // @ts-check
-// Reports: per table, UTC day and bet, the turnover, gross gaming revenue and hold, beside the
-// theoretical hold (each bet's exact house edge × its turnover) and the z-score of the
-// difference, so a result that luck does not explain stands out (|z| ≥ 3). CSV download.
+// Reports: per table, UTC day (or hour) and bet, the turnover, gross gaming revenue and hold,
+// beside the theoretical hold (each bet's exact house edge × its turnover) and the z-score of
+// the difference, so a result that luck does not explain stands out (|z| ≥ 3). CSV download.
+// #/reports/players[/<id>] is the per-player report (playerreports.js).
 
 import { fill, h } from "../dom.js";
 import { t } from "../i18n.js";
 import { saveText } from "./audit.js";
 import { adminApi } from "./client.js";
+import { mount as playerReports } from "./playerreports.js";
 import { button, dataTable, field, heading, select, show } from "./ui.js";
 
 /** Past this |z| a row is marked: a result luck explains less than once in 370 days. */
@@ -15,8 +17,10 @@ const Z_MARK = 3;
 /**
  * @param {HTMLElement} main
  * @param {import("./ui.js").Ctx} ctx
+ * @param {string} [arg]  "players" or "players/<id>": the per-player report
  */
-export function mount(main, ctx) {
+export function mount(main, ctx, arg) {
+  if (arg?.startsWith("players")) return playerReports(main, ctx, arg.slice("players/".length) || undefined);
   let gone = false;
   const since = h("input", { name: "since", type: "date" });
   const until = h("input", { name: "until", type: "date" });
@@ -25,6 +29,10 @@ export function mount(main, ctx) {
     ["real", t("admin.reports.real")],
     ["demo", t("admin.reports.demo")],
     ["all", t("admin.reports.all")],
+  ]);
+  const granularity = select("granularity", [
+    ["day", t("admin.reports.by_day")],
+    ["hour", t("admin.reports.by_hour")],
   ]);
   const list = h("div", { class: "admin-block" });
 
@@ -35,7 +43,13 @@ export function mount(main, ctx) {
     })
     .catch(ctx.fail);
 
-  const filters = () => ({ since: since.value, until: until.value, table_id: table.value, money: money.value });
+  const filters = () => ({
+    since: since.value,
+    until: until.value,
+    table_id: table.value,
+    money: money.value,
+    granularity: granularity.value,
+  });
 
   async function load() {
     try {
@@ -51,7 +65,11 @@ export function mount(main, ctx) {
           }),
           [
             { key: "admin.col.table", cell: (r) => r.table_id },
-            { key: "admin.col.day", cell: (r) => r.day },
+            {
+              key: "admin.col.day",
+              name: "day",
+              cell: (r) => (r.hour === null ? r.day : `${r.day} ${String(r.hour).padStart(2, "0")}:00`),
+            },
             {
               key: "admin.col.bet",
               name: "bet",
@@ -83,6 +101,7 @@ export function mount(main, ctx) {
             empty: "admin.reports.empty",
             rowProps: (r) => ({
               "data-bet": r.bet,
+              "data-hour": r.hour === null ? null : String(r.hour),
               "data-flag": r.z !== null && Math.abs(r.z) >= Z_MARK ? "z" : null,
               title: r.z !== null && Math.abs(r.z) >= Z_MARK ? t("admin.reports.z_flag") : null,
             }),
@@ -118,10 +137,12 @@ export function mount(main, ctx) {
       field("admin.reports.until", until),
       field("admin.col.table", table),
       field("admin.reports.money", money),
+      field("admin.reports.granularity", granularity),
       h("button", { type: "submit", class: "btn btn--small", text: t("admin.reports.run") }),
       button(t("admin.reports.csv"), csv, { "data-read": "csv" }),
     ),
     list,
+    h("p", null, h("a", { href: "#/reports/players", text: t("admin.reports.players_link") })),
   );
   load();
   return {

@@ -1,7 +1,8 @@
 // @ts-check
-// Tables: each one's status (open, paused, closed), the round in play, its rules and timings,
-// who watches and who bets; open, pause and close it; change its rule set, limits, dealing and
-// timings for the next shoe. Every change asks for a reason.
+// Tables: each one's status (open, paused, closed), the round in play, its rules, limits and
+// timings, who watches and who bets; open, pause and close it, or end its shoe; change its
+// limits from the next round, or its rule set, a bet's limits, dealing and timings for the
+// next shoe. Every change asks for a reason.
 
 import { fill, h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -69,14 +70,54 @@ export function pendingText(pending, ruleset, offered) {
 }
 
 /**
- * An amount typed in major units ("12.50") as minor units, or null.
+ * An amount typed in major units ("12.50") as minor units, or null; `digits` is the money's
+ * minor-unit exponent (2: hundredths; 0: whole units, as rupiah count).
  * @param {string} text
+ * @param {number} [digits]
  * @returns {number | null}
  */
-export function minorOf(text) {
-  const match = /^\s*(\d{1,9})(?:[.,](\d{1,2}))?\s*$/.exec(text);
+export function minorOf(text, digits = 2) {
+  const fraction = digits > 0 ? `(?:[.,](\\d{1,${digits}}))?` : "";
+  const match = new RegExp(`^\\s*(\\d{1,${11 - digits}})${fraction}\\s*$`).exec(text);
   if (!match) return null;
-  return Number(match[1]) * 100 + Number((match[2] ?? "").padEnd(2, "0"));
+  return Number(match[1]) * 10 ** digits + Number((match[2] ?? "").padEnd(digits, "0") || "0");
+}
+
+/**
+ * Minor units as the amount a person types: 1250 → "12.50" (2 digits), 10000 → "10000" (0).
+ * @param {number} minor
+ * @param {number} digits
+ * @returns {string}
+ */
+export function decimalOf(minor, digits) {
+  if (!digits) return String(minor);
+  const unit = 10 ** digits;
+  return `${Math.trunc(minor / unit)}.${String(minor % unit).padStart(digits, "0")}`;
+}
+
+/**
+ * The table's limits in words: "$1.00 to $10,000.00".
+ * @param {{min_stake?: number, max_stake?: number, min?: number, max?: number} | null | undefined} limits
+ * @returns {string}
+ */
+export function rangeText(limits) {
+  if (!limits) return "–";
+  const min = limits.min_stake ?? limits.min;
+  const max = limits.max_stake ?? limits.max;
+  return t("admin.tables.range", { min: show.money(min), max: show.money(max) });
+}
+
+/**
+ * The limits waiting for the next round, in words: "$2.00 to $500.00 · tie up to $50.00".
+ * @param {{min_stake: number, max_stake: number, bets?: Record<string, {max_stake: number}>} | null} pending
+ * @returns {string}
+ */
+export function pendingLimitsText(pending) {
+  if (!pending) return "";
+  const parts = [rangeText(pending)];
+  for (const [bet, own] of Object.entries(pending.bets ?? {}))
+    parts.push(t("admin.tables.bet_max", { bet, max: show.money(own.max_stake) }));
+  return t("admin.tables.next_round", { limits: parts.join(" · ") });
 }
 
 /**
@@ -87,6 +128,7 @@ export function mount(main, ctx) {
   let gone = false;
   const list = h("div", { class: "admin-block", "aria-live": "off" });
   const form = h("div", { class: "admin-block" });
+  const limitsForm = h("div", { class: "admin-block" });
 
   async function load() {
     try {
@@ -100,8 +142,10 @@ export function mount(main, ctx) {
         ...table,
         audience: audiences[i],
         offered: views[i].bets ?? {},
+        limitsNow: views[i].limits ?? null,
       }));
       fill(list, tableList(rows));
+      if (!limitsForm.firstChild) fill(limitsForm, limitsChange(rows));
       if (!form.firstChild) fill(form, changeForm(rows));
     } catch (error) {
       ctx.fail(error);
@@ -146,6 +190,16 @@ export function mount(main, ctx) {
           cell: (r) => (r.round_id ? [`#${r.round_id} `, show.badge(`admin.phase.${r.phase}`, r.phase)] : "–"),
         },
         { key: "admin.col.ruleset", cell: (r) => r.ruleset },
+        {
+          key: "admin.col.limits",
+          name: "limits",
+          cell: (r) => [
+            rangeText(r.limitsNow),
+            r.pending_limits
+              ? h("div", { class: "admin-hint", "data-pending": "limits", text: pendingLimitsText(r.pending_limits) })
+              : null,
+          ],
+        },
         { key: "admin.col.dealing", cell: (r) => t(`admin.dealing.${r.settings?.dealing ?? "face-up"}`) },
         {
           key: "admin.col.timings",
@@ -200,6 +254,105 @@ export function mount(main, ctx) {
     );
   }
 
+  /**
+   * The table's limits from its next round: minimum and maximum, and a lower maximum for a bet.
+   * @param {any[]} rows
+   */
+  function limitsChange(rows) {
+    const table = select(
+      "table",
+      rows.map((r) => [r.id, r.id]),
+    );
+    const min = h("input", { name: "table_min", inputmode: "decimal", autocomplete: "off" });
+    const max = h("input", { name: "table_max", inputmode: "decimal", autocomplete: "off" });
+    const bet = select("limit_bet", [["", t("admin.tables.no_bet")]]);
+    const betMax = h("input", { name: "bet_max", inputmode: "decimal", autocomplete: "off" });
+    let digits = 2;
+    // The limits players see now, and the money's exponent: the fields start from them.
+    const readTable = async () => {
+      /** @type {any} */
+      let view = {};
+      try {
+        view = await adminApi.publicTable(table.value);
+      } catch (error) {
+        ctx.fail(error);
+      }
+      digits = Number.isInteger(view.ruleset?.minor_unit) ? view.ruleset.minor_unit : 2;
+      min.value = view.limits ? decimalOf(view.limits.min, digits) : "";
+      max.value = view.limits ? decimalOf(view.limits.max, digits) : "";
+      fill(
+        bet,
+        h("option", { value: "", text: t("admin.tables.no_bet") }),
+        Object.entries(view.bets ?? {}).map(([name, offer]) =>
+          h("option", {
+            value: name,
+            text: t("admin.tables.bet_limits", {
+              bet: name,
+              min: show.money(/** @type {any} */ (offer).min_stake),
+              max: show.money(/** @type {any} */ (offer).max_stake),
+            }),
+          }),
+        ),
+      );
+      betMax.value = "";
+    };
+    table.addEventListener("change", readTable);
+    readTable();
+    const fieldset = h(
+      "fieldset",
+      { class: "admin-form", disabled: !ctx.act },
+      h("legend", { text: t("admin.tables.limits_title") }),
+      h("p", { class: "admin-hint", text: t(ctx.act ? "admin.tables.limits_intro" : "admin.read_only") }),
+      h(
+        "div",
+        { class: "admin-form__row" },
+        field("admin.col.table", table),
+        field("admin.tables.table_min", min),
+        field("admin.tables.table_max", max),
+      ),
+      h(
+        "div",
+        { class: "admin-form__row" },
+        field("admin.tables.limit_bet", bet),
+        field("admin.tables.bet_max_field", betMax),
+      ),
+      h("button", {
+        type: "submit",
+        class: "btn btn--gold",
+        "data-act": "limits",
+        text: t("admin.tables.limits_change"),
+      }),
+    );
+    return h(
+      "form",
+      {
+        "data-form": "limits",
+        onsubmit: (/** @type {SubmitEvent} */ event) => {
+          event.preventDefault();
+          const low = minorOf(min.value, digits);
+          const high = minorOf(max.value, digits);
+          const own = bet.value ? minorOf(betMax.value, digits) : null;
+          if (low === null || high === null || (bet.value && own === null)) {
+            ctx.fail(new WordedError(digits ? "admin.tables.bad_amount" : "admin.tables.bad_whole_amount"));
+            return;
+          }
+          /** @type {Record<string, any>} */
+          const change = { min_stake: low, max_stake: high };
+          if (bet.value) change.bets = { [bet.value]: own };
+          withReason(
+            ctx,
+            t("admin.tables.limits_confirm", { table: table.value }),
+            t("admin.tables.limits_change"),
+            (reason) => adminApi.limits(table.value, { ...change, reason }),
+            (answer) =>
+              t("admin.tables.limits_done", { table: answer.id, limits: pendingLimitsText(answer.pending_limits) }),
+          ).then((answer) => answer && load());
+        },
+      },
+      fieldset,
+    );
+  }
+
   /** @param {any[]} rows */
   function changeForm(rows) {
     const unchanged = t("admin.tables.unchanged");
@@ -251,8 +404,7 @@ export function mount(main, ctx) {
       min.value = "";
       max.value = "";
     };
-    const decimal = (/** @type {number} */ minor) =>
-      `${Math.trunc(minor / 100)}.${String(minor % 100).padStart(2, "0")}`;
+    const decimal = (/** @type {number} */ minor) => decimalOf(minor, 2);
     bet.addEventListener("change", () => {
       const offer = offered[bet.value];
       min.value = offer ? decimal(offer.min_stake) : "";
@@ -334,6 +486,7 @@ export function mount(main, ctx) {
     ...heading("admin.tables.title", "admin.tables.intro"),
     h("div", { class: "admin-toolbar" }, button(t("admin.refresh"), load)),
     list,
+    limitsForm,
     form,
   );
   load();

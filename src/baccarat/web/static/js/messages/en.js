@@ -90,7 +90,7 @@ export default {
   // ---- rule sets: the built-in ones by name (others keep the server's words) ----
   "ruleset.standard.title": "Punto banco, 5% commission",
   "ruleset.standard.description":
-    "Banker wins pay 19:20 (a 5% commission), Player 1:1, Tie 8:1; Player and Banker push on a tie.",
+    "Banker wins pay 0.95:1 (a 5% commission), Player 1:1, Tie 8:1; Player and Banker push on a tie.",
   "ruleset.no-commission.title": "No-commission baccarat",
   "ruleset.no-commission.description":
     "Banker wins pay 1:1 except a Banker win with 6, which pays 1:2; Player 1:1, Tie 8:1. Offers the Super 6 side bet.",
@@ -98,7 +98,16 @@ export default {
   "ruleset.ez.description":
     "Banker wins pay 1:1 except a Banker win with a three-card 7, which pushes; Player 1:1, Tie 8:1. Offers Dragon 7 (40:1) and Panda 8 (25:1).",
   "ruleset.tie-9.title": "Punto banco, Tie 9:1",
-  "ruleset.tie-9.description": "As standard (Banker 19:20, Player 1:1), with the Tie paid 9:1.",
+  "ruleset.tie-9.description": "As standard (Banker 0.95:1, Player 1:1), with the Tie paid 9:1.",
+  "ruleset.standard-idr.title": "Punto banco (rupiah), 5% commission",
+  "ruleset.standard-idr.description":
+    "Banker wins pay 0.95:1 (a 5% commission), Player 1:1, Tie 8:1; Player and Banker push on a tie. Rp 10.000 to Rp 50.000.000 a spot.",
+  "ruleset.no-commission-idr.title": "No-commission baccarat (rupiah)",
+  "ruleset.no-commission-idr.description":
+    "Banker wins pay 1:1 except a Banker win with 6, which pays 1:2; Player 1:1, Tie 8:1. Offers the Super 6 side bet. Rp 10.000 to Rp 50.000.000 a spot.",
+  "ruleset.ez-idr.title": "EZ Baccarat (rupiah)",
+  "ruleset.ez-idr.description":
+    "Banker wins pay 1:1 except a Banker win with a three-card 7, which pushes; Player 1:1, Tie 8:1. Offers Dragon 7 (40:1) and Panda 8 (25:1). Rp 10.000 to Rp 50.000.000 a spot.",
 
   // ---- phases (model.js) ----
   "phase.open": "Place your bets",
@@ -493,7 +502,9 @@ export default {
   "rules.when.lose": "anything else",
   "rules.rounding": "Rounding",
   "rules.rounding_text":
-    "Stakes and payouts are whole minor units (cents). A payout that is not a whole number of minor units is rounded down, in the house's favour, and only once per bet: a stake of {stake} on a 19:20 Banker win returns {returned}, not {exact}.",
+    "Stakes and payouts are whole {units}. A payout that is not a whole number of {units} is rounded down, in the house's favour, and only once per bet: a stake of {stake} on a 0.95:1 Banker win returns {returned}, not {exact}.",
+  "rules.units_cents": "cents",
+  "rules.units_whole": "rupiah",
   "rules.interruption": "If the table is interrupted",
   "rules.interruption_text":
     "If the table stops during a round (a crash or a restart), a round whose cards were already stored resumes after the restart with exactly those cards, and its bets settle as usual: the cards were fixed before any was shown, so nobody can have been favoured. A round stopped before its cards were drawn is voided and every stake is returned in full. A table taken out of play finishes its unfinished round by the same rule when the service restarts. A settled round is never changed.",
@@ -709,4 +720,48 @@ export default {
   "error.network": "The server cannot be reached: try again.",
   "error.other_bet": "Something went wrong ({code}). Nothing was placed.",
   "error.other": "Something went wrong ({code}).",
+  // ---- the table's comforts: limits on spots, the confirm step, sound, the strip of tables,
+  // the last results and streaks (bets.js, betting.js, table.js, lobby.js, scoreboard.js) ----
+  "spot.pending": "{amount} laid, not yet confirmed",
+  "comfort.group": "Table settings",
+  "comfort.sound_label": "Sound",
+  "comfort.sound_title": "Sounds of the cards and chips, and the result spoken",
+  "comfort.confirm_label": "Confirm bets: chips wait on the spots until you confirm them",
+  "comfort.confirm_title": "Chips wait on the spots until you press Confirm",
+  "confirm.group": "Chips not yet confirmed",
+  "confirm.send": "Confirm {amount}",
+  "confirm.clear": "Clear",
+  "confirm.clear_label": "Clear the chips not yet confirmed",
+  "confirm.laid": "{bet}: {amount} laid, not yet confirmed.",
+  "confirm.cleared": "The chips not yet confirmed are taken off.",
+  "confirm.dropped": "Betting closed: your chips not yet confirmed were not sent.",
+  "strip.label": "Tables",
+  "strip.last": "last result: {result}",
+  "recent.title": "Recent results",
+  "recent.dots": {
+    one: "The last result: {list}",
+    other: "The last {count} results, oldest first: {list}",
+  },
+  "recent.none": "No result yet in this shoe",
+  "recent.current": "Current streak",
+  "recent.run": "{side} ×{count}",
+  "recent.longest": "Longest streaks this shoe",
+  "recent.longest_value": "Banker {banker} · Player {player}",
+  "recent.counts": { one: "In the last round", other: "In the last {count} rounds" },
+  "recent.counts_value": "Banker {banker} · Player {player} · Tie {tie}",
+  // Shifts in the back office.
+  "error.shift_not_found": "There is no such shift.",
+  "error.shift_open": "A shift is open already: it is handed over first.",
+  "error.shift_closed": "That shift is handed over already.",
+  // The squeeze at a face-down table (js/squeeze.js).
+  "squeeze.own": "Squeeze every card myself",
+  "squeeze.own_title": "Each card stays covered on your screen until you peel it, or until its hand's result is shown",
+  "squeeze.yours": "Your squeeze: the {side} card",
+  "squeeze.theirs": "{name} squeezes the {side} card",
+  "squeeze.dealer": "The dealer squeezes the {side} card",
+  "squeeze.seconds": { one: "{count} second", other: "{count} seconds" },
+  "squeeze.card_label":
+    "Your {side} card {position} to squeeze: drag a corner or a side to peel it, or press the arrow keys; Enter turns it",
+  "squeeze.own_card_label": "{side} card {position}, covered on your screen: peel it to see it, or press Enter",
+  "error.not_your_squeeze": "Only the player with the largest stake on this hand squeezes its cards.",
 };
