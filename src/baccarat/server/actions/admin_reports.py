@@ -23,10 +23,13 @@ import csv
 import io
 import math
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from typing import Literal
+
+from pydantic import BaseModel
 
 from baccarat.integrity.theory import BetTheory, bet_theory
 from baccarat.rulesets import parse_ruleset
@@ -102,16 +105,20 @@ def report_rows(spots: list[SpotRound]) -> list[ReportRow]:
     return sorted(rows, key=lambda r: (r.table_id, r.day, r.hour or 0, r.bet == "all", r.bet))
 
 
-def report_csv(view: ReportView) -> str:
-    """The report as CSV, one line per row, with a header."""
+def rows_csv(rows: Sequence[BaseModel], names: Sequence[str]) -> str:
+    """``rows`` as CSV with a header of their fields ``names`` (an empty cell for a null)."""
     out = io.StringIO()
-    names = list(ReportRow.model_fields)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(names)
-    for row in view.rows:
+    for row in rows:
         data = row.model_dump()
         writer.writerow(["" if data[name] is None else data[name] for name in names])
     return out.getvalue()
+
+
+def report_csv(view: ReportView) -> str:
+    """The report as CSV, one line per row, with a header."""
+    return rows_csv(view.rows, list(ReportRow.model_fields))
 
 
 class ReportDesk:
@@ -204,14 +211,7 @@ _DEMO: dict[str, bool | None] = {"real": False, "demo": True, "all": None}
 
 def player_report_csv(view: PlayerReportView) -> str:
     """The per-player report as CSV, one line per player, with a header."""
-    out = io.StringIO()
-    names = list(PlayerReportRow.model_fields)
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(names)
-    for row in view.rows:
-        data = row.model_dump()
-        writer.writerow(["" if data[name] is None else data[name] for name in names])
-    return out.getvalue()
+    return rows_csv(view.rows, list(PlayerReportRow.model_fields))
 
 
 def _ms(day: date) -> int:

@@ -105,10 +105,11 @@ function loginView() {
           const answer = await adminApi.login(username.value.trim(), password.value);
           staff.save({ token: answer.token, username: answer.username, role: answer.role });
           if (!RUNS.has(answer.role)) {
-            // Not a role that runs the console: that session ends at once.
-            line(t("studio.login.role", { role: t(`studio.role.${answer.role}`) }), { error: true });
+            // Not a role that runs the console: that session ends at once, and is said to have
+            // ended once it has (nothing of it left in this tab).
             await adminApi.logout().catch(() => {});
             staff.clear();
+            line(t("studio.login.role", { role: t(`studio.role.${answer.role}`) }), { error: true });
             password.value = "";
             return;
           }
