@@ -283,6 +283,10 @@ def test_the_first_shoe_names_who_shuffled_it_and_each_dealer_is_named(
         " shuffled, read as it leaves."
     )
     assert axe_serious([page]) == {}
+    # Both tables are studio tables over rule sets that share a title: the strip says each is live.
+    page.wait_for_selector(".strip__item .strip__name:not(:empty)")
+    names = page.locator(".strip__item .strip__name").all_inner_texts()
+    assert names and all(name.startswith("Live studio · ") for name in names), names
 
     since = player.mark()
     dealer.new_shoe()

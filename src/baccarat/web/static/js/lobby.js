@@ -282,7 +282,9 @@ export function tableStrip(currentId) {
       const parts = itemFor(id);
       const round = model.currentRound(table);
       const result = lastResult(table);
-      parts.name.textContent = model.tableName(table);
+      // A studio table and its rule set's table share a title: the strip says which is live.
+      const title = model.tableName(table);
+      parts.name.textContent = model.isStudio(table) ? `${t("lobby.studio")} · ${title}` : title;
       parts.phase.textContent = model.phaseWords(round?.phase);
       parts.phase.dataset.phase = round?.phase ?? "";
       parts.countdown.dataset.closes = round?.phase === "open" ? String(round.closes_at ?? "") : "";
