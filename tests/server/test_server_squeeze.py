@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import uuid
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -93,12 +95,23 @@ def table(tmp_path: Path) -> Iterator[Table]:
         yield Table(client, clock, db_url)
 
 
+#: Reads of the feeds, each in a thread of its own so that one can be given up on.
+_RECEIVER = ThreadPoolExecutor(max_workers=4, thread_name_prefix="feed-read")
+#: The longest a test waits for its next feed message (real time: a loaded machine is slow).
+RECEIVE_S = 60
+
+
 def read_until(feed: WebSocketTestSession, done: Callable[[Message], bool]) -> list[Message]:
     """The feed's messages up to the first that ``done`` accepts (the last one), each one a
     message of the published models, sent exactly as its model writes it."""
     messages: list[Message] = []
     while not messages or not done(messages[-1]):
-        message = feed.receive_json()
+        # A message that never comes fails the test instead of hanging the whole run.
+        waiting = _RECEIVER.submit(feed.receive_json)
+        try:
+            message = waiting.result(timeout=RECEIVE_S)
+        except FutureTimeout:
+            pytest.fail(f"no feed message within {RECEIVE_S} s after {messages[-3:]}")
         assert json.loads(MESSAGES.validate_python(message).text()) == message
         messages.append(message)
     return messages
@@ -116,6 +129,22 @@ def no_card_in(messages: list[Message]) -> None:
             assert set(message) == PEEL_KEYS, message
 
 
+def squeezed(table: Table, hand: str = "player", position: int = 0) -> None:
+    """Step the clock until the card at ``hand``/``position`` is being squeezed (a bare step
+    may land on another of the dealer's deadlines first, and a read of the feed would then
+    wait for a squeeze that never comes)."""
+    table.clock.advance_until(
+        lambda: (
+            (
+                (squeeze := table.view()["squeeze"]) is not None
+                and (squeeze["hand"], squeeze["position"]) == (hand, position)
+            )
+            or None
+        ),
+        f"the squeeze of {hand} {position}",
+    )
+
+
 def first_squeeze(table: Table) -> tuple[int, tuple[str, str], tuple[str, str]]:
     """A round where ann (500) and bob (300) are on the Player and nobody on the Banker, its
     bets closed and its coup drawn; the round's id, ann and bob."""
@@ -131,7 +160,7 @@ def first_squeeze(table: Table) -> tuple[int, tuple[str, str], tuple[str, str]]:
 def test_the_largest_stake_squeezes_and_a_turn_shows_the_card_at_once(table: Table) -> None:
     round_id, ann, bob = first_squeeze(table)
     with table.feed(ann[1]) as mine, table.feed(bob[1]) as theirs, table.feed() as spectator:
-        table.clock.step()  # the reveal's pause: the first card is squeezed
+        squeezed(table)  # the reveal's pause: the first card is squeezed
         squeeze = read_until(mine, is_type("squeeze"))[-1]
         assert (squeeze["round_id"], squeeze["hand"], squeeze["position"]) == (
             round_id,
@@ -173,7 +202,7 @@ def test_the_largest_stake_squeezes_and_a_turn_shows_the_card_at_once(table: Tab
 def test_without_a_turn_the_card_turns_itself_at_the_deadline(table: Table) -> None:
     round_id, ann, _ = first_squeeze(table)
     with table.feed(ann[1]) as mine:
-        table.clock.step()
+        squeezed(table)
         squeeze = read_until(mine, is_type("squeeze"))[-1]
         table.clock.advance(SQUEEZE_MS - 1)
         assert table.view()["cards"] == []  # one millisecond before its deadline
@@ -203,7 +232,7 @@ def test_the_peel_goes_to_every_watcher_and_bad_ones_are_refused(
     round_id, ann, bob = first_squeeze(table)
     place = {"round_id": round_id, "hand": "player", "position": 0}
     with table.feed(ann[1]) as mine, table.feed(bob[1]) as theirs, table.feed() as spectator:
-        table.clock.step()
+        squeezed(table)
         for feed in (mine, theirs, spectator):
             read_until(feed, is_type("squeeze"))
         mine.send_json({"type": "peel", **place, "edge": "bottom-right", "progress": 0.4})
@@ -278,7 +307,7 @@ def test_a_void_mid_squeeze_stops_the_round_there(table: Table) -> None:
     )
     staff = {"Authorization": f"Bearer {login.json()['token']}"}
     with table.feed(ann[1]) as mine:
-        table.clock.step()
+        squeezed(table)
         read_until(mine, is_type("squeeze"))
         voided = table.client.post(
             f"/api/admin/rounds/{round_id}/void", json={"reason": "misdeal"}, headers=staff
