@@ -33,6 +33,7 @@ from web_support import (
     Console,
     Served,
     TablePage,
+    axe_serious,
     drive_to_open,
     serve_web,
     wait_still,
@@ -44,7 +45,6 @@ from baccarat.settle import settle
 pytest_plugins = ("web_support",)
 
 ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SHOTS = ROOT / "docs" / "screenshots"
 DESKTOP: ViewportSize = {"width": 1440, "height": 900}
 NARROW: ViewportSize = {"width": 360, "height": 740}
@@ -123,17 +123,6 @@ def new_page(
     page.on("pageerror", console.on_error)
     page.goto(url)
     return page, console
-
-
-def axe_serious(page: Page) -> list[str]:
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
-    found: list[str] = page.evaluate(
-        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
-             .filter((v) => v.impact === "serious" || v.impact === "critical")
-             .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)"""
-    )
-    return found
 
 
 def rupiah(language: str, amount: int) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -23,6 +22,7 @@ from web_support import (
     Opener,
     Served,
     TablePage,
+    axe_serious,
     call_module,
     drive_to_open,
     serve_web,
@@ -30,8 +30,6 @@ from web_support import (
 
 pytest_plugins = ("web_support",)
 
-ROOT = Path(__file__).resolve().parents[2]
-AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 TABLE_URL = "/#/tables/standard"
 
 
@@ -92,16 +90,6 @@ def wait_peel(page: Page, hand: str, position: int, edge: str) -> None:
         "([sel, edge]) => (document.querySelector(sel)?.dataset.peel ?? '').startsWith(edge + ' ')",
         arg=[card(hand, position), edge],
     )
-
-
-def axe_serious(page: Page) -> list[str]:
-    page.add_script_tag(path=str(AXE))
-    found: list[str] = page.evaluate(
-        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
-             .filter((v) => v.impact === "serious" || v.impact === "critical")
-             .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)"""
-    )
-    return found
 
 
 def test_players_squeeze_by_mouse_keyboard_and_touch_while_a_spectator_watches(

@@ -245,6 +245,23 @@ def open_page(browser: Browser) -> Iterator[Opener]:
         context.close()
 
 
+#: axe-core, from the project's node_modules (``make install``).
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def axe_serious(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as shown, one line each (rule:
+    the elements); loaded into the page once."""
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
+    found: list[str] = page.evaluate(
+        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+             .filter((v) => v.impact === "serious" || v.impact === "critical")
+             .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)"""
+    )
+    return found
+
+
 def no_sideways_scroll(page: Page) -> None:
     """Nothing on the page is wider than its screen."""
     viewport = page.viewport_size
