@@ -21,7 +21,7 @@ export PYTHONPYCACHEPREFIX := $(CURDIR)/$(VENV)/pycache
 # The browser table's ES modules, linted and type-checked as JavaScript (biome.json, jsconfig.json).
 WEB_JS := src/baccarat/web/static/js
 
-.PHONY: install serve test lint typecheck pytest debs format bench clean vendor
+.PHONY: install serve serve-provider test lint typecheck pytest debs format bench bench-provider clean vendor
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ SERVE_TABLES ?= $(SERVE_TABLES_$(LOCALE))
 STUDIO_ROBOT ?= $(if $(filter id,$(LOCALE)),standard-idr-studio,standard-studio)
 serve: $(SERVE_STAMP)
 	$(BIN)/baccarat serve --locale '$(LOCALE)' --tables '$(SERVE_TABLES)' $(if $(STUDIO_ROBOT),--studio-robot '$(STUDIO_ROBOT)') $(if $(PORT),--port '$(PORT)') $(if $(DB),--db '$(DB)')
+
+# Provider mode on one machine: the game server beside the reference operator wallet, and a
+# signed launch link for a rupiah player (deploy/provider-demo.sh).
+serve-provider: $(SERVE_STAMP)
+	BIN=$(BIN) $(if $(PORT),PORT='$(PORT)') deploy/provider-demo.sh
 
 # The browser tests drive Debian's Chromium; the cluster tests run two nodes behind Debian's
 # nginx with the shipped configuration (deploy/nginx); the studio video's tests make their HLS
@@ -107,6 +112,12 @@ format: $(TEST_STAMP) $(NODE_STAMP)
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/run.py
+
+# Provider mode's alone (bench_provider.py: bets through an operator's wallet beside the
+# internal wallet, a slow operator beside a fast one; bench_provider_jepsen.py: the Jepsen-style
+# test three times longer than `make test` plays it); `make bench` runs them with the rest.
+bench-provider: $(TEST_STAMP)
+	$(BIN)/python bench/run.py provider
 
 clean:
 	rm -rf $(VENV) node_modules .mypy_cache .ruff_cache .hypothesis .import_linter_cache .grimp_cache

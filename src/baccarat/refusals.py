@@ -102,6 +102,10 @@ class RefusalCode(StrEnum):
     PLAYER_NOT_FOUND = "player_not_found"
     STAFF_NOT_FOUND = "staff_not_found"
     SHIFT_NOT_FOUND = "shift_not_found"
+    #: An operator (provider mode) the server does not know.
+    OPERATOR_NOT_FOUND = "operator_not_found"
+    #: A credit or rollback of an operator's wallet that is not there (the back office).
+    WALLET_CALL_NOT_FOUND = "wallet_call_not_found"
 
     # Shoes and their records.
     #: A shoe's record asked for before the shoe has ended.
@@ -138,6 +142,8 @@ class RefusalCode(StrEnum):
     #: A shift opened while another is open (one at a time), or one handed over already.
     SHIFT_OPEN = "shift_open"
     SHIFT_CLOSED = "shift_closed"
+    #: A credit or rollback sent again by staff that has not failed (queued or done).
+    OUTBOX_NOT_FAILED = "outbox_not_failed"
 
     # Studio tables (``docs/studio.md``).
     #: A studio route on a table the server deals itself.
@@ -152,6 +158,26 @@ class RefusalCode(StrEnum):
     NOT_NOW = "not_now"
     #: A device token on another table's route.
     DEVICE_FORBIDDEN = "device_forbidden"
+
+    # Provider mode: an operator's wallet holds the player's money (``server.provider_bets``).
+    #: The operator's wallet definitely refused the stake (nothing moved); ``kind`` in the
+    #: details is the wallet's own code (``insufficient_funds``, ``player_blocked`` ...).
+    WALLET_REFUSED = "wallet_refused"
+    #: The operator's wallet gave no definite answer in time: no bet was placed, any money it
+    #: took is rolled back; try again.
+    WALLET_UNAVAILABLE = "wallet_unavailable"
+    #: An operator's request that does not verify: its headers, an unknown or disabled
+    #: operator, a timestamp outside the replay window, a wrong signature
+    #: (``server.actions.launches``).
+    INVALID_SIGNATURE = "invalid_signature"
+    #: An operator's signed request received once already (the same signature).
+    REPLAYED_REQUEST = "replayed_request"
+    #: A launch link's token never issued or past its time.
+    LAUNCH_EXPIRED = "launch_expired"
+    #: A launch link's token traded for a session already: it works once.
+    LAUNCH_USED = "launch_used"
+    #: The cashier asked of an operator's player: the operator holds their money.
+    OPERATOR_PLAYER = "operator_player"
 
     # The squeeze at a face-down table (``baccarat.table.squeeze``).
     #: A peel or a turn of a card that someone else (or the dealer) squeezes.
@@ -206,6 +232,7 @@ class Refusal:
     #: When the refusal stops applying by itself (a break's end), if it does.
     until: datetime | None = None
     #: For ``limit_exceeded``: the binding limit's kind and period, its amount and what is left.
+    #: For ``wallet_refused``: ``kind`` is the wallet's code.
     #: For the table's and the cashier's bounds, ``limit`` is the bound (minor units).
     kind: str | None = None
     period: str | None = None

@@ -18,7 +18,15 @@ from admin_support import PASSWORD, ROLES, Admin, add_staff, running_admin
 from sqlalchemy import select
 
 from baccarat.store import Database
-from baccarat.store.schema import staff_sessions, staff_users
+from baccarat.store.ledger import Transaction, ensure_accounts, new_id, player_account, post
+from baccarat.store.players import create_player, new_token
+from baccarat.store.schema import (
+    operator_players,
+    operators,
+    staff_sessions,
+    staff_users,
+    wallet_transactions,
+)
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +107,64 @@ def _no_shift(admin: Admin, request: Req) -> Req:
     done = admin.as_role("admin", "POST", f"/api/admin/shifts/{shift}/hand-over", json={})
     assert done.status_code == 200, done.text
     return request
+
+
+#: An operator of provider mode (disabled: a server sends none of its rows), and its player.
+OPERATOR = "casino-matrix"
+#: A wallet call no operator has.
+_NO_CALL = "0" * 32
+_OPERATOR: dict[str, str] = {}
+
+
+def _wallet_call(admin: Admin, state: str) -> str:
+    """A credit in ``state`` of the operator's player, with the confirmed debit it ends; both
+    posted, so the books stay whole."""
+    database = Database(admin.db_url)
+    try:
+        with database.write() as c:
+            if not _OPERATOR:
+                c.execute(
+                    operators.insert().values(
+                        id=OPERATOR, name="Casino", wallet_url="http://127.0.0.1:9/w",
+                        currency="IDR", secret_sealed="-", timeout_ms=1000, created_at=0,
+                        disabled_at=1,
+                    )
+                )  # fmt: skip
+                ensure_accounts(c, {f"wallet:{OPERATOR}": "wallet"}, 0)
+                player = create_player(c, new_token(), 0, 0)
+                c.execute(
+                    operator_players.insert().values(
+                        player_id=player, operator_id=OPERATOR, external_id="p-1",
+                        display_name="P", currency="IDR", language="en", created_at=0,
+                    )
+                )  # fmt: skip
+                _OPERATOR["player"] = player
+            player, wallet = _OPERATOR["player"], f"wallet:{OPERATOR}"
+            debit, credit = new_id(), new_id()
+            for call, kind, reference, row_state in (
+                (debit, "debit", None, "confirmed"),
+                (credit, "credit", debit, state),
+            ):
+                c.execute(
+                    wallet_transactions.insert().values(
+                        id=call, operator_id=OPERATOR, player_id=player, kind=kind, amount=100,
+                        currency="IDR", reference_id=reference, state=row_state, attempts=1,
+                        last_error="reference_not_found: no such bet", created_at=0,
+                        updated_at=0,
+                    )
+                )  # fmt: skip
+            there = [(wallet, -100), (player_account(player), 100)]
+            back = [(player_account(player), -100), (wallet, 100)]
+            post(c, [Transaction("wallet_debit", there), Transaction("wallet_credit", back)], 0)
+            return credit
+    finally:
+        database.dispose()
+
+
+def _operator(admin: Admin) -> str:
+    if not _OPERATOR:
+        _wallet_call(admin, "done")
+    return OPERATOR
 
 
 #: For every admin route (but the login): a valid request, and who may make it. Ordered so
@@ -236,6 +302,26 @@ SAMPLES: dict[tuple[str, str], tuple[set[str], Sample]] = {
         lambda a, r: Req("/api/admin/reports/players", params={"money": "all", "format": "csv"}),
     ),
     ("GET", "/api/admin/reports/top"): (READ, lambda a, r: Req("/api/admin/reports/top")),
+    # The operators' wallets (provider mode).
+    ("GET", "/api/admin/operators"): (READ, lambda a, r: Req("/api/admin/operators")),
+    ("GET", "/api/admin/operators/{operator_id}/outbox"): (
+        READ,
+        lambda a, r: Req(f"/api/admin/operators/{_operator(a)}/outbox", params={"state": "failed"}),
+    ),
+    ("GET", "/api/admin/operators/{operator_id}/reconciliation"): (
+        READ,
+        lambda a, r: Req(
+            f"/api/admin/operators/{_operator(a)}/reconciliation",
+            params={"since": "1970-01-01", "until": "1970-01-02"},
+        ),
+    ),
+    ("POST", "/api/admin/operators/{operator_id}/outbox/{call_id}/retry"): (
+        ADMIN,
+        lambda a, r: Req(
+            f"/api/admin/operators/{OPERATOR}/outbox/{_wallet_call(a, 'failed')}/retry",
+            _reason(r),
+        ),
+    ),
     ("POST", "/api/admin/logout"): (SELF, _relogin),
 }
 #: Routes anyone may call (with their own test).
@@ -494,6 +580,31 @@ BAD: dict[tuple[str, str], list[Req]] = {
     ("GET", "/api/admin/reports/top"): [
         Req("/api/admin/reports/top", params={"limit": 0}),
         Req("/api/admin/reports/top", params={"since": "2026-02-01", "until": "2026-01-01"}),
+    ],
+    ("GET", "/api/admin/operators"): [Req("/api/admin/operators", token="x" * 300)],
+    ("GET", "/api/admin/operators/{operator_id}/outbox"): [
+        Req("/api/admin/operators/nobody/outbox"),
+        Req("/api/admin/operators/a%00b/outbox"),
+        Req(f"/api/admin/operators/{OPERATOR}/outbox", params={"state": "lost"}),
+        Req(f"/api/admin/operators/{OPERATOR}/outbox", params={"after": "x:y"}),
+    ],
+    ("GET", "/api/admin/operators/{operator_id}/reconciliation"): [
+        Req("/api/admin/operators/nobody/reconciliation"),
+        Req(f"/api/admin/operators/{OPERATOR}/reconciliation", params={"since": "2026-13-01"}),
+        Req(
+            f"/api/admin/operators/{OPERATOR}/reconciliation",
+            params={"since": "2026-02-01", "until": "2026-01-01"},
+        ),
+        Req(
+            f"/api/admin/operators/{OPERATOR}/reconciliation",
+            params={"since": "2020-01-01", "until": "2026-01-01"},
+        ),
+    ],
+    ("POST", "/api/admin/operators/{operator_id}/outbox/{call_id}/retry"): [
+        Req(f"/api/admin/operators/{OPERATOR}/outbox/{_NO_CALL}/retry", {"reason": "r"}),
+        Req(f"/api/admin/operators/nobody/outbox/{_NO_CALL}/retry", {"reason": "r"}),
+        Req(f"/api/admin/operators/{OPERATOR}/outbox/ZZ/retry", {"reason": "r"}),
+        Req(f"/api/admin/operators/{OPERATOR}/outbox/{_NO_CALL}/retry", {}),
     ],
     ("GET", "/api/admin/reports"): [
         Req("/api/admin/reports", params={"since": "2026-02-01", "until": "2026-01-01"}),

@@ -37,11 +37,13 @@ DAY_MS = 24 * 3_600_000
 REALITY_CHECK_S = 300
 #: Every ``type`` the models' union knows.
 #: Every type but a studio table's own (``studio``), which the studio tests check on its feed,
-#: and what answers a squeezer's page (``peel``, ``refused``: ``test_server_squeeze``).
+#: what answers a squeezer's page (``peel``, ``refused``: ``test_server_squeeze``) and an
+#: operator's player's wallet balance (``balance``: ``tests/provider/test_provider_bets_http``).
 TYPES = {model.model_fields["type"].default for model in get_args(get_args(AnyMessage)[0])} - {
     "studio",
     "peel",
     "refused",
+    "balance",
 }
 
 
@@ -64,7 +66,7 @@ def test_the_published_schema_is_generated_from_the_models() -> None:
     assert published == schema_text(), "regenerate it as baccarat.server.events says"
     schema = json.loads(published)
     mapping = schema["discriminator"]["mapping"]
-    assert set(mapping) == TYPES | {"studio", "peel", "refused"}
+    assert set(mapping) == TYPES | {"studio", "peel", "refused", "balance"}
     assert {choice["$ref"] for choice in schema["oneOf"]} == set(mapping.values())
 
 

@@ -231,9 +231,16 @@ async def _poll(
     stepper: Stepper,
     out: list[Seen],
 ) -> None:
-    """Poll while the clock stands still, until the round is settled, then once more."""
+    """Poll once at each step of the clock, until the round is settled, then once more.
+
+    Once a step: polling again before the clock moves shows nothing new, and a dozen views
+    hammering the server between steps only slow it (and everything beside it) down."""
+    looked = -1
     while True:
         await stepper.still.wait()
+        if stepper.steps == looked:
+            await asyncio.sleep(0.01)
+            continue
         finished = feed.settled.is_set()
         step = stepper.steps
         stepper.in_flight += 1
@@ -241,12 +248,11 @@ async def _poll(
             seen = await view()
         finally:
             stepper.in_flight -= 1
-        stepper.looked[(table, name)] = step
+        stepper.looked[(table, name)] = looked = step
         if seen is not None:
             out.append(Seen(seen.view, time.monotonic(), seen.codes, seen.indexed, seen.winner))
         if finished:
             return
-        await asyncio.sleep(0.01)
 
 
 def _caught_up(feed: Feed, view: dict[str, Any]) -> bool:

@@ -14,12 +14,15 @@ from baccarat.cli import (  # noqa: F401  (registers the commands)
     keys,
     ledger,
     odds,
+    operators,
+    reconcile,
     roads,
     rules,
     serve,
     simulate,
     studio,
     studio_tokens,
+    wallet,
 )
 from baccarat.cli.app import app
 

@@ -39,6 +39,7 @@ EXTRAS: dict[str, frozenset[str]] = {
             "cryptography",
             "fastapi",
             "fastapi_offline",
+            "httpx",
             "limits",
             "numpy",
             "platformdirs",
@@ -63,6 +64,10 @@ _COMMAND_EXTRA = {
     "keys": "server",
     "audit": "server",
     "admin": "server",
+    "wallet": "server",
+    # httpx is in the server extra too (provider mode's wallet calls); a studio device's is this.
+    "studio": "device",
+    "operator": "server",
     "odds": "sim",
     "simulate": "sim",
 }

@@ -17,6 +17,7 @@ from fastapi import FastAPI
 from fastapi_offline import FastAPIOffline
 
 from baccarat.server.actions import Accounts, Cashier, PlayerControls
+from baccarat.server.actions.admin_operators import OperatorDesk
 from baccarat.server.actions.admin_players import PlayerDesk
 from baccarat.server.actions.admin_records import RecordDesk
 from baccarat.server.actions.admin_reports import ReportDesk
@@ -24,6 +25,7 @@ from baccarat.server.actions.admin_rounds import RoundDesk
 from baccarat.server.actions.admin_shifts import ShiftDesk
 from baccarat.server.actions.admin_staff import StaffAccounts
 from baccarat.server.actions.admin_tables import TableDesk
+from baccarat.server.actions.launches import Launches
 from baccarat.server.actions.reality_checks import push_reality_checks
 from baccarat.server.actions.studio import StudioDesks
 from baccarat.server.admin_deps import Desks
@@ -105,6 +107,7 @@ def create_app(config: Settings, *, clock: Clock | None = None) -> FastAPI:
     app.state.accounts = Accounts(service, protections.guard, clock)
     app.state.controls = PlayerControls(service, clock)
     app.state.cashier = Cashier(service, clock)
+    app.state.launches = Launches(service, clock)
     app.state.staff = StaffAccounts(service, protections.guard, clock)
     app.state.desks = Desks(
         tables=TableDesk(service, clock),
@@ -114,6 +117,7 @@ def create_app(config: Settings, *, clock: Clock | None = None) -> FastAPI:
         reports=ReportDesk(service, clock),
     )
     app.state.shifts = ShiftDesk(service, clock)
+    app.state.operator_desk = OperatorDesk(service, clock)
     app.state.studio = StudioDesks(service, clock)
     install_error_handlers(app)
     for router, responses in ROUTERS:

@@ -4,7 +4,9 @@
 the bettor behind its token, makes the ``BetOrder`` and ``submit``s it to the bet queue; the
 receipt is the answer, and a refusal is the one error body with its code's status
 (``errors.refused``). The bets' fast lane (``bet_lane``) and the FastAPI routes
-(``routers.bets``) both answer through it, so their answers are the same bytes.
+(``routers.bets``) both answer through it, so their answers are the same bytes. A place,
+rebet or double of an operator's player is paid by the operator's wallet first
+(``provider_bets``); every other order goes to the bet queue.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from baccarat.server.errors import (
     error_response,
     refused,
 )
+from baccarat.server.provider_bets import PLACING
 from baccarat.server.service import Service
 from baccarat.table import Action, BetOrder, BetReceipt
 
@@ -67,7 +70,7 @@ async def submit(service: Service, order: BetOrder) -> JSONResponse:
     """Queue the order; answer its receipt, or raise its refusal with the refusal's status."""
     started = time.perf_counter()
     service.table(order.table_id)
-    result = await service.bet_queue.submit(order)
+    result = await _placed(service, order)
     service.metrics.ack_seconds.observe(time.perf_counter() - started)
     if isinstance(result, Refusal):
         service.metrics.bets_refused.labels(order.table_id, result.code.value).inc()
@@ -77,6 +80,16 @@ async def submit(service: Service, order: BetOrder) -> JSONResponse:
     # Sent without re-validating a body the store built (it is the documented BetResponse;
     # the schema tests check every answer against it).
     return JSONResponse(receipt_body(result))
+
+
+async def _placed(service: Service, order: BetOrder) -> BetReceipt | Refusal:
+    """The order's result: through the operator's wallet for an operator's player's stake
+    (who is one is read once per player and remembered), else through the bet queue."""
+    if order.action in PLACING:
+        operator = await service.provider_bets.operator_of(order.player_id)
+        if operator is not None:
+            return await service.provider_bets.submit(order, operator)
+    return await service.bet_queue.submit(order)
 
 
 def receipt_body(receipt: BetReceipt) -> dict[str, Any]:

@@ -37,6 +37,7 @@ __all__ = [
     "error_response",
     "install_error_handlers",
     "refused",
+    "status_of",
 ]
 
 log = logging.getLogger("baccarat.server")
@@ -80,7 +81,9 @@ REFUSAL_STATUS: Mapping[RefusalCode, int] = MappingProxyType(
             422,
         ),
         # Nobody the server knows, or the wrong password.
-        **dict.fromkeys((_C.UNAUTHORIZED, _C.BAD_CREDENTIALS), 401),
+        **dict.fromkeys(
+            (_C.UNAUTHORIZED, _C.BAD_CREDENTIALS, _C.INVALID_SIGNATURE, _C.LAUNCH_EXPIRED), 401
+        ),
         # Someone known, who may not do this: the policy, an operator, a role, demo money.
         **dict.fromkeys(
             (
@@ -97,6 +100,10 @@ REFUSAL_STATUS: Mapping[RefusalCode, int] = MappingProxyType(
                 _C.ACCOUNT_CLOSED,
                 _C.DEVICE_FORBIDDEN,
                 _C.NOT_YOUR_SQUEEZE,
+                # An operator's wallet said no (``status_of``: 402 for its insufficient funds).
+                _C.WALLET_REFUSED,
+                # The cashier of a player whose money an operator holds.
+                _C.OPERATOR_PLAYER,
             ),
             403,
         ),
@@ -109,6 +116,8 @@ REFUSAL_STATUS: Mapping[RefusalCode, int] = MappingProxyType(
                 _C.PLAYER_NOT_FOUND,
                 _C.STAFF_NOT_FOUND,
                 _C.SHIFT_NOT_FOUND,
+                _C.OPERATOR_NOT_FOUND,
+                _C.WALLET_CALL_NOT_FOUND,
                 _C.NOT_FOUND,
                 _C.NOT_A_STUDIO,
             ),
@@ -136,21 +145,40 @@ REFUSAL_STATUS: Mapping[RefusalCode, int] = MappingProxyType(
                 _C.AUDIT_LOG_EMPTY,
                 _C.SHIFT_OPEN,
                 _C.SHIFT_CLOSED,
+                _C.OUTBOX_NOT_FAILED,
                 _C.NO_SHOE,
                 _C.TABLE_HALTED,
                 _C.MISSCAN_PENDING,
                 _C.NOT_NOW,
+                _C.REPLAYED_REQUEST,
+                _C.LAUNCH_USED,
             ),
             409,
         ),
         # Not the request's fault: try again.
-        **dict.fromkeys((_C.TABLE_STARTING, _C.STARTING, _C.DATABASE_UNAVAILABLE), 503),
+        **dict.fromkeys(
+            (_C.TABLE_STARTING, _C.STARTING, _C.DATABASE_UNAVAILABLE, _C.WALLET_UNAVAILABLE), 503
+        ),
         _C.BAD_REQUEST: 400,
         _C.METHOD_NOT_ALLOWED: 405,
         _C.PAYLOAD_TOO_LARGE: 413,
         _C.RATE_LIMITED: 429,
     }
 )
+
+
+def status_of(refusal: Refusal) -> int:
+    """The HTTP status of a refusal: its code's, but 402 (Payment Required) for a wallet's
+    refusal whose own code is ``insufficient_funds``.
+
+    >>> status_of(Refusal(RefusalCode.WALLET_REFUSED, "no", kind="insufficient_funds"))
+    402
+    >>> status_of(Refusal(RefusalCode.WALLET_REFUSED, "no", kind="player_blocked"))
+    403
+    """
+    if refusal.code is RefusalCode.WALLET_REFUSED and refusal.kind == "insufficient_funds":
+        return 402
+    return REFUSAL_STATUS[refusal.code]
 
 
 class ApiError(Exception):
@@ -162,7 +190,7 @@ class ApiError(Exception):
     def __init__(self, refusal: Refusal, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(refusal.message)
         self.refusal = refusal
-        self.status = REFUSAL_STATUS[refusal.code]
+        self.status = status_of(refusal)
         self.code = refusal.code.value
         self.message = refusal.message
         self.headers = None if headers is None else dict(headers)

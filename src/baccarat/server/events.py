@@ -7,7 +7,7 @@ from the stored shoe. ``settled`` and ``round_void`` have a player's own part (t
 what came back), sent only in that player's copy; a field of it is absent, never ``null``, in
 everyone else's; so does the squeezer's ``yours`` of a ``squeeze``. ``reality_check`` and
 ``refused`` (a squeezer's peel or turn refused) are private and outside the sequence (no
-``seq``).
+``seq``), and so is ``balance`` (an operator's player's wallet balance after a credit landed).
 
 Messages are serialized from these models only (``text``), and the JSON Schema published in
 ``docs/events.schema.json`` is ``schema_text()``, generated from them::
@@ -59,6 +59,7 @@ from baccarat.table import (
 __all__ = [
     "MESSAGES",
     "AnyMessage",
+    "BalanceMessage",
     "BetsClosedEvent",
     "CardEvent",
     "CoupResult",
@@ -449,7 +450,10 @@ class SettledEvent(TableEvent, _OmitsAbsent):
     staked: int | SkipJsonSchema[None] = _own("The player's own copy only.")
     returned: int | SkipJsonSchema[None] = _own("The player's own copy only.")
     net: int | SkipJsonSchema[None] = _own("The player's own copy only.")
-    balance: int | SkipJsonSchema[None] = _own("The player's own copy only.")
+    balance: int | SkipJsonSchema[None] = _own(
+        "The player's own copy only; absent for an operator's player, whose wallet's answer "
+        "to the credit follows as a `balance` message."
+    )
 
     @classmethod
     def of(cls, stamp: Stamp, event: RoundSettled, players: int) -> SettledEvent:
@@ -508,6 +512,15 @@ class RealityCheckEvent(Message):
         return cls.model_validate({**check.to_json(), "table_id": table_id})
 
 
+class BalanceMessage(Message):
+    """Private, outside the table's sequence: the wallet of an operator's player answered a
+    credit (a win, a stake given back) with this balance (``server.outbox_sender``)."""
+
+    type: Literal["balance"] = "balance"
+    balance: int = Field(description="Minor units, as the operator's wallet holds them.")
+    currency: str
+
+
 #: Any message of the feed, told apart by its ``type``.
 AnyMessage = Annotated[
     SnapshotMessage
@@ -525,7 +538,8 @@ AnyMessage = Annotated[
     | StudioEvent
     | WatchingEvent
     | RealityCheckEvent
-    | RefusedMessage,
+    | RefusedMessage
+    | BalanceMessage,
     Field(discriminator="type"),
 ]
 MESSAGES: TypeAdapter[AnyMessage] = TypeAdapter(AnyMessage)

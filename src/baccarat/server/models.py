@@ -185,6 +185,11 @@ class Me(_Model):
     demo: bool = Field(
         description="A guest: the balance is demo money, never deposited to nor withdrawn."
     )
+    operator: str | None = Field(
+        default=None,
+        description="An operator's player (a launch): the operator's name; the balance is "
+        "the one at the operator's wallet. Absent for a player of this server.",
+    )
 
 
 class BetRequest(_Model):

@@ -40,13 +40,16 @@ from baccarat.server.clock import Clock, SystemClock, VirtualClock
 from baccarat.server.config import Settings
 from baccarat.server.devices import device_key
 from baccarat.server.errors import refused
+from baccarat.server.events import BalanceMessage
 from baccarat.server.fanout import LocalFanout, RedisFanout
 from baccarat.server.integrity_watch import IntegrityWatch
 from baccarat.server.live import Outlet, TableFeed
 from baccarat.server.metrics import Metrics
 from baccarat.server.mirror import TableMirror
+from baccarat.server.outbox_sender import OutboxSender
 from baccarat.server.pause import observer as pause_observer
 from baccarat.server.presence import Presence
+from baccarat.server.provider_bets import ProviderBets
 from baccarat.server.quiet_gc import QuietCollector
 from baccarat.server.store_threads import StoreRunner
 from baccarat.store import Database, upgrade
@@ -59,6 +62,7 @@ from baccarat.store.seal import SeedVault
 from baccarat.store.shoes import register_table, seal_open_shoes
 from baccarat.store.undealt import UndealtRound, finish_undealt_tables
 from baccarat.table import Phase, TableSettings
+from baccarat.wallet.client import WalletClient
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
@@ -103,6 +107,12 @@ class Service:
         self._collector: QuietCollector | None = None
         self._anchor: AnchorWriter | None = None
         self._device_key: bytes | None = None
+        #: The one client of every operator's wallet (provider mode), pooled.
+        self._wallet: WalletClient | None = None
+        #: Operators' players' stakes through their wallets, and the credits and rollbacks
+        #: sent to them (provider mode, set at start).
+        self._provider_bets: ProviderBets | None = None
+        self.outbox: OutboxSender | None = None
 
     @property
     def runner(self) -> StoreRunner:
@@ -118,6 +128,24 @@ class Service:
     def tokens(self) -> TokenBook:
         assert self._tokens is not None, "the service is not started"
         return self._tokens
+
+    @property
+    def vault(self) -> SeedVault:
+        """The seed keys' vault: shoe seeds and operators' secrets are sealed with it."""
+        assert self._vault is not None, "the service is not started"
+        return self._vault
+
+    @property
+    def wallet(self) -> WalletClient:
+        """The client of operators' wallets (provider mode)."""
+        assert self._wallet is not None, "the service is not started"
+        return self._wallet
+
+    @property
+    def provider_bets(self) -> ProviderBets:
+        """The bet path of operators' players (``server.provider_bets``)."""
+        assert self._provider_bets is not None, "the service is not started"
+        return self._provider_bets
 
     @property
     def dialect(self) -> str:
@@ -185,7 +213,21 @@ class Service:
         vault = KeySource(self.config.seed_key_file).vault()
         await self.runner.write(lambda c: seal_open_shoes(c, vault))
         self._vault = vault
+        # Signed by the wall clock, never a test's virtual one: a wallet checks the timestamp.
+        # (A test may have given its own client before the start.)
+        if self._wallet is None:
+            self._wallet = WalletClient()
+        self._provider_bets = ProviderBets(self.runner, self.tokens, self._wallet, vault)
         self._bet_queue.start()
+        # The outbox is sent from every node; it first rolls back the debits a crash left
+        # pending (``server.outbox_sender``). A disabled operator is still paid what it owes.
+        self.outbox = OutboxSender(
+            self.runner,
+            self._wallet,
+            self._provider_bets.payout_endpoint,
+            notify=self._tell_balance,
+        )
+        self._tasks.append(asyncio.create_task(self.outbox.run(), name="outbox-sender"))
         self.integrity = IntegrityWatch(self.runner, self.metrics, self.clock)
         self._tasks.append(asyncio.create_task(self.integrity.run(), name="integrity-watch"))
         for settings in self.config.tables:
@@ -388,6 +430,14 @@ class Service:
                 round_.phase.value,
             )
 
+    def _tell_balance(self, player_id: str, balance: int, currency: str) -> None:
+        """Tell the player's pages on this node their wallet's balance after a credit."""
+        text = BalanceMessage(balance=balance, currency=currency).text()
+        for mirror in self.tables.values():
+            for client in list(mirror.clients):
+                if client.player_id == player_id:
+                    client.send(text)
+
     def nobody_betting(self) -> bool:
         """No table is open for bets right now."""
         return all(mirror.phase is not Phase.OPEN for mirror in self.tables.values())
@@ -423,5 +473,7 @@ class Service:
                 await self._anchor.anchor()
             except Exception as error:  # stopping goes on; the last anchor is older
                 log.error("cannot anchor the audit log at shutdown: %s", error)
+        if self._wallet is not None:
+            await self._wallet.aclose()
         if self._runner is not None:
             await asyncio.to_thread(self._runner.close)

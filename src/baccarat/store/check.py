@@ -15,7 +15,9 @@
    are exact whatever is stored, so a damaged database is reported, never a crash;
 10. every round in play can still be finished by a dealer: it is its table's newest round, on
     its table's newest shoe (not ended), of a table still dealt; any other holds its stakes
-    forever (``baccarat.store.check_stuck``).
+    forever (``baccarat.store.check_stuck``);
+11. provider mode: each operator's ``wallet:{op}`` holds minus its confirmed debits plus its
+    credits, and an operator's player holds nothing of our own (``baccarat.store.check_wallets``).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from baccarat.coup import deal
 from baccarat.rulesets import DEFAULT_CURRENCY, parse_ruleset
 from baccarat.store.check_money import account_sums, bad_money, whole
 from baccarat.store.check_stuck import stuck_rounds
+from baccarat.store.check_wallets import wallet_problems
 from baccarat.store.ledger import DEMO_BANK, UNCACHED, stake_account
 from baccarat.store.schema import (
     accounts,
@@ -82,6 +85,7 @@ class LedgerReport:
     mixed_demo: list[str] = field(default_factory=list)
     stuck_rounds: list[str] = field(default_factory=list)
     bad_money: list[str] = field(default_factory=list)
+    wallet_mismatches: list[str] = field(default_factory=list)
 
     @property
     def problems(self) -> dict[str, list[str] | list[int]]:
@@ -97,6 +101,7 @@ class LedgerReport:
             "demo money that does not add up on its own": self.mixed_demo,
             "rounds in play that no dealer will finish": self.stuck_rounds,
             "money values that are not integers within their bound": self.bad_money,
+            "operators' wallets that differ from their calls": self.wallet_mismatches,
         }
         if self.total != 0:
             found["all accounts together do not sum to zero"] = [str(self.total)]
@@ -198,6 +203,7 @@ def check_ledger(connection: Connection) -> LedgerReport:
     report.wrong_payouts = _check_payouts(c)
     _check_demo(c, report)
     report.stuck_rounds = stuck_rounds(c)
+    report.wallet_mismatches = wallet_problems(c, sums)
     return report
 
 

@@ -8,7 +8,10 @@ batch, before anything of it is written. A refused request writes nothing.
 
 Every request of the bet path is an order of a batch (``baccarat.table.BetOrder``): place,
 rebet, double, undo (all of a player's bets on the round) and undo_last (the last accepted
-request, ``store.undo_last``), each with its Idempotency-Key checked and remembered here.
+request, ``store.undo_last``), each with its Idempotency-Key checked and remembered here. An
+undo of an operator's player queues the credit of what it gave back, in the same transaction
+(``store.provider_settle``); their stakes are placed by ``server.provider_bets``, which calls
+``place_batch`` once the operator's wallet has paid.
 
 The database is the only authority on what a bet is checked against. Several processes write
 bets at once (every node of a cluster, every worker of ``serve --workers N``, each with its own
@@ -49,6 +52,7 @@ from baccarat.store.ledger import (
     post,
     stake_account,
 )
+from baccarat.store.provider_settle import credit_resolved
 from baccarat.store.responsible import BetGate
 from baccarat.store.rounds import RoundRow, lock_rounds
 from baccarat.store.schema import bets, idempotency_keys
@@ -241,14 +245,13 @@ class _Batch:
     def _undo(self, order: BetOrder, row: RoundRow) -> BetReceipt:
         self.flush()
         self.uncounted.add(order.player_id)
-        account = player_account(order.player_id)
         returned = return_stakes(
             self.connection, row, "undone", self.now, player_id=order.player_id
         )
         amount = returned.get(order.player_id, 0)
-        self.balance[account] = self.balance.get(account, 0) + amount
+        balance = self._returned(order.player_id, row, amount)
         self.placed[(row.id, order.player_id)] = {}
-        return BetReceipt(row.id, "undo", {}, {}, self.balance[account], returned=amount)
+        return BetReceipt(row.id, "undo", {}, {}, balance, returned=amount)
 
     def _undo_last(self, order: BetOrder, row: RoundRow) -> BetReceipt | Refusal:
         # It reads the bets table: what the batch accepted before it must be written first.
@@ -259,12 +262,24 @@ class _Batch:
             return Refusal(
                 RefusalCode.NOTHING_TO_UNDO, "you have no bet on this round to take back"
             )
-        account = player_account(order.player_id)
-        self.balance[account] = self.balance.get(account, 0) + amount
+        balance = self._returned(order.player_id, row, amount)
         pair = (row.id, order.player_id)
         left = open_stakes(self.connection, [pair]).get(pair, {})
         self.placed[pair] = dict(left)
-        return BetReceipt(row.id, "undo", {}, dict(left), self.balance[account], returned=amount)
+        return BetReceipt(row.id, "undo", {}, dict(left), balance, returned=amount)
+
+    def _returned(self, player_id: str, row: RoundRow, amount: int) -> int:
+        """The player's balance after an undo gave ``amount`` back. An operator's player is paid
+        back through their wallet (the credit is queued here, in the batch's transaction): their
+        balance is the wallet's, as it will be once the credit lands."""
+        account = player_account(player_id)
+        credits = credit_resolved(
+            self.connection, row.id, self.now, round_closed=False, player_id=player_id
+        )
+        self.balance[account] = (
+            self.balance.get(account, 0) + amount - credits.amounts.get(player_id, 0)
+        )
+        return credits.balances.get(player_id, self.balance[account])
 
     def stage(self) -> None:
         """Tell the cache what each pair of the batch holds as the batch leaves it."""

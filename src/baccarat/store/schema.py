@@ -43,11 +43,15 @@ __all__ = [
     "game_tables",
     "idempotency_keys",
     "integrity_alerts",
+    "launch_requests",
+    "launch_tokens",
     "ledger_entries",
     "ledger_transactions",
     "logins",
     "metadata",
     "operator_limits",
+    "operator_players",
+    "operators",
     "player_controls",
     "player_seeds",
     "player_status",
@@ -64,6 +68,7 @@ __all__ = [
     "table_controls",
     "table_leases",
     "table_limits",
+    "wallet_transactions",
     "ws_tickets",
 ]
 
@@ -531,4 +536,102 @@ shift_reports = Table(
     Column("demo_bets", Integer, nullable=False),
     Column("demo_turnover", BigInteger, nullable=False),
     Column("demo_paid", BigInteger, nullable=False),
+)
+
+
+# Migration 0012: provider mode, where an operator's seamless wallet holds its players' money.
+
+operators = Table(
+    "operators",
+    metadata,
+    # A casino operator whose players play here with the operator's wallet
+    # (``baccarat.store.operators``). Its shared secret is sealed with the seed keys
+    # (``store.seal``): the secret must sign, so it cannot be hashed, and is never plain.
+    Column("id", String(40), primary_key=True),
+    Column("name", String(100), nullable=False),
+    Column("wallet_url", String(500), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("secret_sealed", Text, nullable=False),
+    # The secret before the last rotation, still accepted (not used to sign) until then.
+    Column("previous_secret_sealed", Text, nullable=True),
+    Column("previous_until", BigInteger, nullable=True),
+    # A wallet call's timeout.
+    Column("timeout_ms", Integer, nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("disabled_at", BigInteger, nullable=True),
+)
+
+operator_players = Table(
+    "operator_players",
+    metadata,
+    # A player of an operator, as launched: the operator's id for them, and ours.
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("operator_id", String(40), ForeignKey("operators.id"), nullable=False),
+    Column("external_id", String(100), nullable=False),
+    Column("display_name", String(100), nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("language", String(8), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    UniqueConstraint("operator_id", "external_id"),
+)
+
+launch_tokens = Table(
+    "launch_tokens",
+    metadata,
+    # A launch URL's one-time token: SHA-256 of it (never the token), whom it seats where.
+    Column("token_hash", String(64), primary_key=True),
+    Column("operator_id", String(40), ForeignKey("operators.id"), nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("table_id", String(64), nullable=True),
+    Column("language", String(8), nullable=False),
+    Column("created_at", BigInteger, nullable=False),
+    Column("expires_at", BigInteger, nullable=False),
+    Column("used_at", BigInteger, nullable=True),
+)
+
+launch_requests = Table(
+    "launch_requests",
+    metadata,
+    # Each signed launch request seen within the replay window, by its signature: a replay
+    # of the same request is refused by this key.
+    Column("operator_id", String(40), primary_key=True),
+    Column("signature", String(64), primary_key=True),
+    Column("received_at", BigInteger, nullable=False),
+    Index(None, "received_at"),
+)
+
+wallet_transactions = Table(
+    "wallet_transactions",
+    metadata,
+    # Every call of an operator's wallet that moves money (``baccarat.store.wallet_calls``):
+    # a debit, and the one credit or rollback that ends it (``reference_id``, unique: a
+    # debit can never be ended twice). Credits and rollbacks are the outbox: written in the
+    # transaction of the settlement or refusal, sent until the wallet answers definitely.
+    Column("id", String(40), primary_key=True),
+    Column("operator_id", String(40), ForeignKey("operators.id"), nullable=False),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("round_id", Integer, nullable=True),
+    Column("table_id", String(64), nullable=True),
+    Column("amount", BigInteger, nullable=False),
+    Column("currency", String(3), nullable=False),
+    Column("reference_id", String(40), nullable=True, unique=True),
+    Column("round_closed", Boolean, nullable=False, server_default=false()),
+    # debit: pending, confirmed, refused, unknown; credit and rollback: queued, done, failed.
+    Column("state", String(12), nullable=False),
+    # The ledger transaction of the bets a confirmed debit paid for.
+    Column("bet_txn_id", String(32), nullable=True),
+    Column("attempts", Integer, nullable=False, server_default="0"),
+    Column("next_attempt_at", BigInteger, nullable=True),
+    Column("last_error", String(500), nullable=True),
+    # The wallet's definite answer, as it sent it (JSON).
+    Column("answer", Text, nullable=True),
+    Column("created_at", BigInteger, nullable=False),
+    Column("updated_at", BigInteger, nullable=False),
+    CheckConstraint("kind IN ('debit', 'credit', 'rollback')", name="ck_wallet_kind"),
+    CheckConstraint(money_check("amount", MONEY_LIMIT), name="ck_wallet_amount"),
+    CheckConstraint("amount >= 0", name="ck_wallet_amount_positive"),
+    Index(None, "state", "next_attempt_at"),
+    Index(None, "operator_id", "created_at"),
+    Index(None, "round_id"),
 )

@@ -2,7 +2,10 @@
 
 Settlement pays each player's whole stake per spot (one rounding per spot) and spreads the
 result over the bets that made it up (``allocate``). A void, and a player's undo, give open
-stakes back (``return_stakes``). Each runs in the caller's transaction.
+stakes back (``return_stakes``). Each runs in the caller's transaction. An operator's player
+is paid back through their wallet in the same transaction: settling and voiding queue the
+credits of the debits they resolve (``store.provider_settle``), and so does the player's undo
+(``store.placement``, the other caller of ``return_stakes``).
 
 Whether a round may be settled or voided is the round's own rule (``baccarat.table.Round``):
 a round it refuses is left alone (``None``), and the round it returns is the one stored.
@@ -30,6 +33,7 @@ from baccarat.store.ledger import (
     post,
     stake_account,
 )
+from baccarat.store.provider_settle import at_wallet, credit_resolved
 from baccarat.store.rounds import RoundChange, RoundRow, lock_rounds, save_round
 from baccarat.store.schema import bet_outcomes
 
@@ -52,7 +56,10 @@ def return_stakes(
     *,
     player_id: str | None = None,
 ) -> dict[str, int]:
-    """Give every open stake of the round (or of one player) back; returns the amount per player."""
+    """Give every open stake of the round (or of one player) back; returns the amount per player.
+
+    The caller credits what came back to operators' players (``provider_settle``).
+    """
     in_play = open_bets(connection, row.id, player_id)
     per_player: dict[str, int] = defaultdict(int)
     for _bet, player, _spot, stake in in_play:
@@ -108,16 +115,18 @@ class PlayerSettlement:
     spots: dict[str, dict[str, Any]]
     staked: int
     returned: int
-    balance: int
+    #: The player's balance after the round; ``None`` for an operator's player, whose money is
+    #: at the operator's wallet: its own answer to the credit is the one figure after the round.
+    balance: int | None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        found = {
             "wagers": [{"bet": bet, **spot} for bet, spot in self.spots.items()],
             "staked": self.staked,
             "returned": self.returned,
             "net": self.returned - self.staked,
-            "balance": self.balance,
         }
+        return found if self.balance is None else {**found, "balance": self.balance}
 
 
 class SettledRound(NamedTuple):
@@ -197,11 +206,18 @@ def settle_round(
     post(connection, transactions, at)
     if outcome_rows:
         connection.execute(bet_outcomes.insert(), outcome_rows)
+    credit_resolved(connection, row.id, at, round_closed=True)
     change = RoundChange(save_round(connection, current, settled.round), settled.events)
     after = balances(connection, [player_account(p) for p in wagers])
+    # An operator's player's page is told no figure of ours (their internal account is 0, an
+    # estimate could be wrong): the wallet's answer to the credit follows (``balance``).
+    elsewhere = at_wallet(connection, wagers)
     players = {
         player: PlayerSettlement(
-            player, spots[player], *totals[player], after.get(player_account(player), 0)
+            player,
+            spots[player],
+            *totals[player],
+            None if player in elsewhere else after.get(player_account(player), 0),
         )
         for player in wagers
     }
@@ -228,6 +244,7 @@ def void_round(
         return None
     voided = current.state.void(reason, at)
     returned = return_stakes(connection, current, "voided", at)
+    credit_resolved(connection, row.id, at, round_closed=True)
     change = RoundChange(save_round(connection, current, voided.round), voided.events)
     details = {"round": row.id, "table": row.table_id, "reason": reason, "returned": returned}
     append_audit(connection, at, actor, "round_void", {**(audit or {}), **details})

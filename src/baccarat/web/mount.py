@@ -16,6 +16,8 @@ The page is plain ES modules and CSS: no build step, nothing fetched from elsewh
 ('no-cache', 'gzip')
 >>> client.get("/static/nope.js").status_code
 404
+>>> "/static/js/main.js" in client.get("/launch?token=abc").text  # an operator's launch link
+True
 >>> "/static/js/admin/main.js" in client.get("/admin").text
 True
 >>> "/static/js/studio/main.js" in client.get("/studio").text
@@ -58,10 +60,18 @@ def _page(file: Path) -> Callable[[], Awaitable[FileResponse]]:
 
 
 def mount_web(app: FastAPI, directory: Path = STATIC_DIR) -> None:
-    """Add the page (``GET /``, ``directory/index.html``), the back office (``GET /admin``,
-    ``admin.html``), the dealer's console (``GET /studio``, ``studio.html``) and their files
-    (``/static``, the rest of ``directory``) to ``app``; kept out of the OpenAPI schema."""
-    for path, name in (("/", "index.html"), ("/admin", "admin.html"), ("/studio", "studio.html")):
+    """Add the page (``GET /``, ``directory/index.html``; also ``GET /launch``), the back
+    office (``GET /admin``, ``admin.html``), the dealer's console (``GET /studio``,
+    ``studio.html``) and their files (``/static``, the rest of ``directory``) to ``app``; kept
+    out of the OpenAPI schema."""
+    pages = (
+        ("/", "index.html"),
+        # An operator's launch link (provider mode): the page trades its token (js/launch.js).
+        ("/launch", "index.html"),
+        ("/admin", "admin.html"),
+        ("/studio", "studio.html"),
+    )
+    for path, name in pages:
         app.add_api_route(path, _page(directory / name), methods=["GET"], include_in_schema=False)
     # Compressed on the wire when the browser accepts gzip (the modules and style sheets are
     # text: about a quarter of their size); headers such as Cache-Control, the ETag and the

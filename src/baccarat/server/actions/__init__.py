@@ -1,7 +1,8 @@
 """What a player does besides betting, one module per concern, each owning its transactions:
 ``accounts`` (register, log in, log out), ``controls`` (limits, breaks, session settings,
 the reality check), ``cashier`` (deposits and withdrawals), ``reality_checks`` (pushing a
-due check to a player's feeds).
+due check to a player's feeds), ``launches`` (an operator's signed launch of its player, and
+the trade of the launch link for a session).
 
 Each is built once by the app factory with what it needs, the server's clock passed in
 explicitly; the routers parse a request, call one of them and answer with what it returns.

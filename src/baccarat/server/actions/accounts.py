@@ -30,6 +30,7 @@ from baccarat.passwords import (
 from baccarat.refusals import Refusal, RefusalCode
 from baccarat.responsible import PlayerState, Session, may_play
 from baccarat.responsible.instants import from_epoch_ms
+from baccarat.server.actions.launches import operator_me
 from baccarat.server.clock import Clock, iso_utc
 from baccarat.server.devices import issue_seat, seat_holder
 from baccarat.server.feedsessions import end_feeds
@@ -132,8 +133,13 @@ class Accounts:
         state = await self.service.runner.read(lambda c: get_status(c, holder).state)
         return SeatStatus.model_validate({"status": state})
 
-    async def me(self, player: str) -> Me:
-        """The player's balance (money not staked), and whether it is demo money."""
+    async def me(self, player: str) -> Me | Refusal:
+        """The player's balance (money not staked), and whether it is demo money; an
+        operator's player's is the one at the operator's wallet (``wallet_unavailable`` when
+        it does not answer)."""
+        launched = await operator_me(self.service, player)
+        if launched is not None:
+            return launched
 
         def run(c: Connection) -> Me:
             return Me(id=player, balance=player_balance(c, player), demo=is_demo(c, player))

@@ -17,6 +17,7 @@ from fastapi import APIRouter
 
 from baccarat.server.routers import (
     accounts,
+    admin_operators,
     admin_players,
     admin_records,
     admin_reports,
@@ -30,6 +31,7 @@ from baccarat.server.routers import (
     controls,
     health,
     history,
+    launch,
     players,
     pseudonyms,
     rounds,
@@ -70,6 +72,9 @@ ROUTERS: tuple[tuple[APIRouter, dict[int | str, dict[str, Any]]], ...] = (
     (admin_records.router, {}),
     (admin_reports.router, {}),
     (admin_shifts.router, {}),
+    (admin_operators.router, {}),
     # A studio table's shoe device, dealer console and supervisor (docs/studio.md).
     (studio.router, {}),
+    # Provider mode: an operator launches its player; the page trades the link (docs/wallet.md).
+    (launch.router, {}),
 )

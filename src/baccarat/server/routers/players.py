@@ -69,7 +69,9 @@ async def seat_status(body: SeatDeviceRequest, accounts: AccountsDep) -> SeatSta
     return answer(await accounts.seat_status(body.seat_device))
 
 
-@router.get("/api/me", responses=errors(401))
+@router.get("/api/me", responses=errors(401, 403, 503), response_model_exclude_unset=True)
 async def me(player: CurrentPlayer, accounts: AccountsDep) -> Me:
-    """The caller's id and balance (money not staked), and whether it is demo money."""
-    return await accounts.me(player)
+    """The caller's id and balance (money not staked), and whether it is demo money. An
+    operator's player (a launch) has its balance at the operator's wallet, and the operator's
+    name: 503 ``wallet_unavailable`` while the wallet does not answer."""
+    return answer(await accounts.me(player))

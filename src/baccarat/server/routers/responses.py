@@ -10,15 +10,18 @@ from baccarat.server.models import ErrorBody
 __all__ = ["errors"]
 
 _TEXT = {
-    401: "No token, a token nobody holds, or a wrong username or password.",
+    401: "No token, a token nobody holds, or a wrong username or password; an operator's"
+    " request whose signature does not verify, or a launch link expired.",
     403: "Refused by responsible gaming (a break, the session time limit or a limit), a"
-    " guest's demo money at the cashier, guests turned off, or a new guest on a device whose"
-    " last seat an operator locked.",
+    " guest's demo money (or an operator's player) at the cashier, guests turned off, or a new"
+    " guest on a device whose last seat an operator locked.",
     404: "No such resource.",
-    409: "Betting on this round is closed, a reality check is due, the name is taken, or the"
-    " state does not allow it.",
+    409: "Betting on this round is closed, a reality check is due, the name is taken, a signed"
+    " request or a launch link used already, or the state does not allow it.",
     422: "The request is invalid, or refused by a rule (the table's limits, the balance,"
     " responsible-gaming limits, breaks, the session).",
+    503: "Not the request's fault (the database, or an operator's wallet, did not answer):"
+    " try again.",
 }
 
 

@@ -19,6 +19,13 @@ let balance = null;
 // Whether the balance is a guest's demo money (the server says so), and whether guests may play.
 let demo = false;
 let guestsOn = true;
+/** The name of the casino whose player this is (an operator's launch: its wallet's balance). */
+/** @type {string | null} */
+let operator = null;
+// How many balances the casino's wallet has told this page (the feed's `balance` message, its
+// answer to a credit): a figure asked for before the latest of them (`/api/me`, an undo's
+// estimate) is older than it and must not replace it.
+let told = 0;
 
 // The top bar's elements (index.html): they are always there.
 const $ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -54,7 +61,9 @@ function render() {
   $("leave").hidden = !playing;
   const name = session.username;
   $("user").hidden = !(playing && name);
-  $("user").textContent = name ?? "";
+  $("user").textContent = name && operator ? t("bar.operator_user", { name, operator }) : (name ?? "");
+  // The bar may cut the name short (an ellipsis): the whole of it on hover.
+  $("user").title = $("user").textContent;
   $("login").hidden = Boolean(name);
   $("logout").hidden = !name;
   $("history-open").hidden = !playing;
@@ -96,6 +105,27 @@ export const account = {
     balance = /** @type {number} */ (value);
     render();
   },
+  /**
+   * The casino wallet's own balance after a credit (the feed's `balance` message): the truth.
+   * @param {unknown} value
+   */
+  walletSaid(value) {
+    if (!Number.isInteger(value)) return;
+    told += 1;
+    this.setBalance(value);
+  },
+  /** A mark taken before a request whose answer carries a balance (for `setBalanceSince`). */
+  get mark() {
+    return told;
+  },
+  /**
+   * A balance asked for at `mark`, unless the wallet has told a newer one since.
+   * @param {unknown} value
+   * @param {number} mark
+   */
+  setBalanceSince(value, mark) {
+    if (told === mark) this.setBalance(value);
+  },
   /** Read the balance again; a token the server no longer knows is dropped. */
   async refresh() {
     if (!session.token) {
@@ -103,11 +133,14 @@ export const account = {
       return;
     }
     try {
+      const asked = told;
       const me = await api.me();
       const was = demo;
+      const wasOperator = operator;
       demo = me.demo === true;
-      this.setBalance(me.balance);
-      if (was !== demo) changed();
+      operator = typeof me.operator === "string" ? me.operator : null;
+      this.setBalanceSince(me.balance, asked);
+      if (was !== demo || wasOperator !== operator) changed();
     } catch (error) {
       if (error instanceof ApiError && error.status === 401) {
         session.clear();
@@ -143,6 +176,7 @@ export const account = {
   signedIn(login) {
     balance = login.balance;
     demo = false;
+    operator = null;
     changed();
   },
   /** Log out (the session, a login's or a guest's, ends on the server) and become a visitor. */
@@ -150,6 +184,7 @@ export const account = {
     await logout();
     balance = null;
     demo = false;
+    operator = null;
     changed();
   },
   /** Forget the seat here only (the server already ended it, as a break does). */
@@ -157,6 +192,7 @@ export const account = {
     session.clear();
     balance = null;
     demo = false;
+    operator = null;
     changed();
   },
   watch() {

@@ -126,6 +126,8 @@ export const api = {
     return configAnswer;
   },
   me: () => request("GET", "/api/me"),
+  // An operator's launch link's token traded (once) for a session: launch.js.
+  launch: (/** @type {string} */ token) => request("POST", "/api/launch", { body: { token }, auth: false }),
   tables: () => request("GET", "/api/tables"),
   table: (tableId) => request("GET", `/api/tables/${enc(tableId)}`),
   placeBets: (tableId, roundId, bets) => betting(tableId, "", "POST", { round_id: roundId, bets }),
@@ -157,7 +159,9 @@ export const api = {
     keepDeviceToken(username, answer?.device);
     return answer;
   },
-  logout: () => request("DELETE", "/api/sessions/current"),
+  // The token is named here: the page has already forgotten it (auth.js logout).
+  logout: (/** @type {string} */ token) =>
+    request("DELETE", "/api/sessions/current", { auth: false, headers: { Authorization: `Bearer ${token}` } }),
   // A single-use ticket for the table feed: the token itself never goes in a URL.
   wsTicket: () => request("POST", "/api/ws-tickets"),
   deposit: (amount, key = newKey()) =>

@@ -136,12 +136,14 @@ export function loginDialog(done) {
  * @returns {Promise<void>}
  */
 export async function logout() {
+  // Forgotten first: a poll sent while the session ends would be refused (401) with it.
+  const token = session.token;
+  session.clear();
   try {
-    if (session.token) await api.logout();
+    if (token) await api.logout(token);
   } catch {
     // An expired token has nothing left to end.
   }
-  session.clear();
   announce(t("auth.logged_out"));
 }
 

@@ -85,11 +85,16 @@ export function betting(tableId, state, tell) {
     return queue;
   }
 
-  /** @param {any} response  the server's answer to a bet request */
-  function accept(response) {
+  /**
+   * @param {any} response  the server's answer to a bet request
+   * @param {number} [mark]  `account.mark` when an undo was sent: its balance is, for an
+   *   operator's player, an estimate that a wallet's answer told meanwhile replaces
+   */
+  function accept(response, mark) {
     if (response.round_id !== state.round?.id) return;
     state.stakes = { ...response.bets };
-    account.setBalance(response.balance);
+    if (mark === undefined) account.setBalance(response.balance);
+    else account.setBalanceSince(response.balance, mark);
     tell.changed();
   }
 
@@ -155,7 +160,8 @@ export function betting(tableId, state, tell) {
     clear() {
       send(async (roundId) => {
         if (!sum(state.stakes)) return;
-        accept(await api.undo(tableId, roundId));
+        const mark = account.mark;
+        accept(await api.undo(tableId, roundId), mark);
         state.placements = [];
         announce(t("bet.cleared"));
       });
@@ -219,9 +225,10 @@ export function betting(tableId, state, tell) {
     undo() {
       send(async (roundId) => {
         if (!sum(state.stakes)) return;
+        const mark = account.mark;
         const response = await api.undoLast(tableId, roundId);
         state.placements.pop();
-        accept(response);
+        accept(response, mark);
         announce(t("bet.undone", { amount: money(response.returned), balance: money(response.balance) }));
       });
     },

@@ -70,6 +70,12 @@ const main = /** @type {HTMLElement} */ (document.getElementById("main"));
 const notice = /** @type {HTMLElement} */ (document.getElementById("notice"));
 /** @type {{destroy(): void} | null} */
 let view = null;
+// An operator's launch link (`/launch?token=…`): its session, language and table, before the
+// page reads its seat (launch.js, fetched only then).
+if (window.location.pathname === "/launch") {
+  const { launchFromUrl } = await import("./launch.js");
+  await launchFromUrl(notice);
+}
 
 // An operator's lock of the seat, or a guest refused on this browser for one: said in the notice.
 watchLockout(notice);

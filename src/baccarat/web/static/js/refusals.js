@@ -122,6 +122,9 @@ function words(error, { offered = {}, balance = null, bet = false }) {
     }
     case "bet_not_offered":
       return t("error.unknown_bet");
+    case "wallet_refused":
+      // An operator's wallet said no; its own code is the details' kind.
+      return details?.kind === "insufficient_funds" ? t("error.insufficient_funds_plain") : t("error.wallet_refused");
     case "limit_exceeded":
       return limitWords(message, details);
     case "time_out":

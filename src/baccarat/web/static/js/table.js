@@ -583,6 +583,11 @@ export function mountTable(main, id) {
         // A peel or turn of this page's refused (private, outside the sequence).
         squeezer?.refused(event);
         break;
+      case "balance":
+        // An operator's wallet answered a credit: the player's balance there (private), the
+        // one figure after a round for an operator's player (their `settled` carries none).
+        account.walletSaid(event.balance);
+        break;
       case "card":
         sounds()?.card();
         setRound({ ...state.round, phase: "dealt" });
@@ -649,6 +654,7 @@ export function mountTable(main, id) {
    * @param {Record<string, any>} event
    */
   function settled(event) {
+    // An operator's player's copy has no balance: their wallet's answer to the credit follows.
     account.setBalance(event.balance);
     for (const wager of event.wagers) {
       if (wager.returned > wager.stake) state.winners.add(wager.bet);
@@ -666,7 +672,11 @@ export function mountTable(main, id) {
       stage.celebrate();
       sounds()?.win();
     }
-    announce(t("result.balance", { line: line.text, amount: money(event.balance) }));
+    announce(
+      Number.isInteger(event.balance)
+        ? t("result.balance", { line: line.text, amount: money(event.balance) })
+        : line.text,
+    );
     // After this event's redraw: the chips move as the dealer moves them.
     window.requestAnimationFrame(() => settleChips(event.wagers));
   }

@@ -2,7 +2,7 @@
 // The back office's entry point (/admin): the language (the page's catalogues and the back
 // office's own, admin/messages), the staff login, and a hash router between the sections:
 //   #/tables  #/monitor  #/shifts  #/rounds  #/players  #/shoes  #/audit  #/reports  #/integrity
-//   #/staff
+//   #/staff  #/operators
 // Each section's module is fetched when it is first shown. What a role may not do is disabled
 // (auditors read only); the server checks every request anyway.
 
@@ -49,6 +49,7 @@ const SECTIONS = {
   reports: () => import("./reports.js"),
   integrity: () => import("./integrity.js"),
   staff: () => import("./staff.js"),
+  operators: () => import("./operators.js"),
 };
 
 /** @type {{destroy(): void} | null} */
