@@ -20,7 +20,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -145,6 +145,20 @@ class Load:
     said: dict[str, str] = field(default_factory=dict)
     sent: int = 0
 
+    def mark(self) -> Mark:
+        """Where the load stands now: ``summary(load, since=mark)`` is what came after."""
+        return Mark(len(self.latencies), len(self.lags), self.sent, dict(self.refused))
+
+
+class Mark(NamedTuple):
+    latencies: int
+    lags: int
+    sent: int
+    refused: dict[str, int]
+
+
+_START = Mark(0, 0, 0, {})
+
 
 async def offer(load: Load, round_id: int, rate: float, seconds: float) -> None:
     """An open loop: bet ``n`` is due at ``start + n / rate``; its latency runs from then."""
@@ -165,10 +179,10 @@ async def offer(load: Load, round_id: int, rate: float, seconds: float) -> None:
         if status == 200:
             load.latencies.append((time.perf_counter() - due) * 1000)
         else:
-            error = json.loads(data).get("error", {})
-            code = error.get("code", str(status))
+            refusal = json.loads(data).get("error", {})
+            code = refusal.get("code", str(status))
             load.refused[code] = load.refused.get(code, 0) + 1
-            load.said.setdefault(code, error.get("message", ""))
+            load.said.setdefault(code, refusal.get("message", ""))
 
     total = int(rate * seconds)
     began = time.perf_counter()
@@ -182,15 +196,22 @@ async def offer(load: Load, round_id: int, rate: float, seconds: float) -> None:
     await asyncio.gather(*tasks)
 
 
-def summary(load: Load) -> dict[str, Any]:
-    values = load.latencies
+def summary(load: Load, since: Mark = _START) -> dict[str, Any]:
+    """The load's figures (those after ``since``): bets sent and accepted, the refusals, p50
+    and p99 latency from each bet's due time, and p99 of how late the sends went out."""
+    values = load.latencies[since.latencies :]
+    refused = {
+        code: f"{n - since.refused.get(code, 0)} ({load.said.get(code, '')})"
+        for code, n in load.refused.items()
+        if n > since.refused.get(code, 0)
+    }
     return {
-        "sent": load.sent,
+        "sent": load.sent - since.sent,
         "accepted": len(values),
-        "refused": {code: f"{n} ({load.said.get(code, '')})" for code, n in load.refused.items()},
+        "refused": refused,
         "p50_ms": statistics.median(values) if values else float("nan"),
         "p99_ms": percentile(values, 0.99),
-        "send_lag_p99_ms": percentile(load.lags, 0.99),
+        "send_lag_p99_ms": percentile(load.lags[since.lags :], 0.99),
     }
 
 

@@ -5,7 +5,6 @@ reachable), the app factory run in-process on a virtual clock the test moves, an
 from __future__ import annotations
 
 import contextlib
-import os
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,43 +14,10 @@ import httpx
 import pytest
 from clock_driver import ClientClock
 from fastapi.testclient import TestClient
+from pg_schemas import postgres_schema
 
 from baccarat.server import Settings, create_app, tables_from
 from baccarat.server.clock import VirtualClock
-
-PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
-PG_BASE = "postgresql://postgres@127.0.0.1:5432/test"
-_PG: dict[str, bool] = {}
-
-
-def _postgres_up() -> bool:
-    import psycopg
-
-    try:
-        with psycopg.connect(PG_DSN, connect_timeout=3):
-            return True
-    except psycopg.OperationalError:
-        return False
-
-
-@contextlib.contextmanager
-def postgres_schema() -> Iterator[str]:
-    import psycopg
-
-    if "up" not in _PG:
-        _PG["up"] = _postgres_up()
-    if not _PG["up"]:
-        if os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1":
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
-    schema = f"baccarat_acc_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_DSN, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_BASE}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_DSN, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 class TestTime:
@@ -160,7 +126,7 @@ def db_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'accounts.db'}"
         return
-    with postgres_schema() as url:
+    with postgres_schema("baccarat_acc") as url:
         yield url
 
 

@@ -5,16 +5,15 @@ of staff of each role, guests, rounds, and reads of the database (audit log, led
 from __future__ import annotations
 
 import contextlib
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from clock_driver import ClientClock
 from fastapi.testclient import TestClient
+from pg_schemas import postgres_schema
 
 from baccarat.passwords import hash_password
 from baccarat.server import Settings, create_app, tables_from
@@ -27,7 +26,6 @@ QUICK_TABLE = Path(__file__).parents[1] / "server" / "data" / "quick.toml"
 #: Every staff role; a studio's dealer reaches no back-office route but its own session's.
 ROLES = ("auditor", "operator", "admin", "dealer")
 PASSWORD = "Pit-Boss-Pass-9"
-PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 
 
 def add_staff(db_url: str, username: str, role: str) -> None:
@@ -125,22 +123,8 @@ class Admin:
 def postgres_url() -> Iterator[str]:
     """A fresh schema in PostgreSQL's ``test`` database (dropped after); a skip without
     PostgreSQL, unless BACCARAT_REQUIRE_SERVICES=1."""
-    import psycopg
-
-    try:
-        psycopg.connect(PG_DSN, connect_timeout=3).close()
-    except psycopg.OperationalError:
-        if os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1":
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
-    schema = f"baccarat_adm_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_DSN, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_DSN, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with postgres_schema("baccarat_adm") as url:
+        yield url
 
 
 def running_admin(folder: Path, db_url: str | None = None) -> Iterator[Admin]:

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import uuid
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ import httpx
 import pytest
 from clock_driver import ClientClock
 from fastapi.testclient import TestClient
+from pg_schemas import postgres_schema
 from sqlalchemy import func, select
 
 from baccarat.server import Settings, create_app, tables_from
@@ -35,46 +34,11 @@ from baccarat.store.seal import SeedVault
 from baccarat.wallet.client import WalletClient, wall_ms
 from baccarat.wallet.contract import canonical, ok_answer, signed_headers, verify
 
-PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
-PG_BASE = "postgresql://postgres@127.0.0.1:5432/test"
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.services)]
 #: A moment to start from (2026-01-01T00:00:00Z): tests move on from it.
 T0 = 1_767_225_600_000
 #: The operator of ``launch_app``.
 OPERATOR = "casino-1"
-_PG: dict[str, bool] = {}
-
-
-def _postgres_up() -> bool:
-    import psycopg
-
-    try:
-        with psycopg.connect(PG_DSN, connect_timeout=3):
-            return True
-    except psycopg.OperationalError:
-        return False
-
-
-@contextlib.contextmanager
-def postgres_schema() -> Iterator[str]:
-    """A fresh schema in the ``test`` database (skip, or fail when services are required,
-    without PostgreSQL); yields a URL that uses it; drops it after."""
-    import psycopg
-
-    if "up" not in _PG:
-        _PG["up"] = _postgres_up()
-    if not _PG["up"]:
-        if os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1":
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
-    schema = f"baccarat_op_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_DSN, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_BASE}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_DSN, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
 
 
 @pytest.fixture(name="db_url", params=DATABASES)
@@ -83,7 +47,7 @@ def db_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[s
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'provider.db'}"
         return
-    with postgres_schema() as url:
+    with postgres_schema("baccarat_op") as url:
         yield url
 
 

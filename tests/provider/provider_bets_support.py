@@ -8,9 +8,7 @@ they use (a ``conftest.py`` here would clash with ``tests/server``'s under ``--d
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
-import os
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -20,6 +18,7 @@ from typing import Any
 
 import httpx
 import pytest
+from pg_schemas import postgres_schema
 from sqlalchemy import func, select, update
 
 from baccarat.cards import parse_cards
@@ -54,8 +53,6 @@ from baccarat.wallet.contract import (
     signed_headers,
 )
 
-PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
-PG_BASE = "postgresql://postgres@127.0.0.1:5432/test"
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.services)]
 STANDARD = load_ruleset("standard")
 TABLE = STANDARD.name
@@ -69,42 +66,13 @@ def gate() -> Gate:
     return Gate(now_ms=time.time_ns() // 1_000_000, idle_ms=10**12, touch_ms=10**12)
 
 
-_PG: dict[str, bool] = {}
-
-
-@contextlib.contextmanager
-def postgres_schema() -> Iterator[str]:
-    """A fresh schema in the ``test`` database (a skip without PostgreSQL, a failure when
-    BACCARAT_REQUIRE_SERVICES=1); yields a URL that uses it; drops it after."""
-    import psycopg
-
-    if "up" not in _PG:
-        try:
-            psycopg.connect(PG_DSN, connect_timeout=3).close()
-            _PG["up"] = True
-        except psycopg.OperationalError:
-            _PG["up"] = False
-    if not _PG["up"]:
-        if os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1":
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
-    schema = f"baccarat_pb_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_DSN, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"{PG_BASE}?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_DSN, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-
-
 @pytest.fixture(name="db_url", params=DATABASES)
 def db_url_fixture(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database for one test."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'provider.db'}"
         return
-    with postgres_schema() as url:
+    with postgres_schema("baccarat_pb") as url:
         yield url
 
 

@@ -7,12 +7,11 @@ path (written beside this) will."""
 from __future__ import annotations
 
 import contextlib
-import os
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
+from pg_schemas import postgres_schema
 from sqlalchemy import Connection, select
 
 from baccarat.store import Database, upgrade
@@ -28,7 +27,6 @@ from baccarat.store.schema import (
 )
 from baccarat.store.shoes import register_table
 
-PG_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
 TABLE = "standard"
 SHOE = "shoe-reconcile"
 
@@ -40,22 +38,8 @@ def database_url(kind: str, folder: Path) -> Iterator[str]:
     if kind == "sqlite":
         yield f"sqlite:///{folder / 'wallet.db'}"
         return
-    import psycopg
-
-    try:
-        psycopg.connect(PG_DSN, connect_timeout=3).close()
-    except psycopg.OperationalError:
-        if os.environ.get("BACCARAT_REQUIRE_SERVICES") == "1":
-            pytest.fail("PostgreSQL at 127.0.0.1:5432 is required but unreachable")
-        pytest.skip("PostgreSQL at 127.0.0.1:5432 is unreachable")
-    schema = f"baccarat_rec_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(PG_DSN, autocommit=True) as connection:
-        connection.execute(f'CREATE SCHEMA "{schema}"')
-    try:
-        yield f"postgresql://postgres@127.0.0.1:5432/test?options=-csearch_path%3D{schema}"
-    finally:
-        with psycopg.connect(PG_DSN, autocommit=True) as connection:
-            connection.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    with postgres_schema("baccarat_rec") as url:
+        yield url
 
 
 def migrated(url: str) -> Database:
@@ -96,9 +80,11 @@ class Book:
         timeout_ms: int = 2_000,
         disabled: bool = False,
     ) -> None:
-        """``disabled``: an operator whose rows a server's outbox sender leaves waiting (it
-        has no wallet to send them to)."""
+        """``disabled``: a disabled operator whose queued rows are due only in a long while,
+        so a server's outbox sender (which pays disabled operators too) leaves them queued
+        while a test reads them."""
         self.database = database
+        self.disabled = disabled
         self.operator = operator_id or f"op-{uuid.uuid4().hex[:10]}"
         self.timeout_ms = timeout_ms
         with database.write() as c:
@@ -169,6 +155,9 @@ class Book:
                 post(c, [Transaction("wallet_credit", entries, row.round_id)], at)
         return call
 
+    def _due(self, at: int) -> int:
+        return at + 10**12 if self.disabled else at
+
     def _insert(
         self, c: Connection, call: str, kind: str, player: str, round_id: int | None,
         amount: int, state: str, at: int, reference: str | None, attempts: int,
@@ -178,7 +167,7 @@ class Book:
                 id=call, operator_id=self.operator, player_id=player, kind=kind,
                 round_id=round_id, table_id=TABLE, amount=amount, currency="IDR",
                 reference_id=reference, round_closed=kind == "credit", state=state,
-                attempts=attempts, next_attempt_at=at if state == "queued" else None,
+                attempts=attempts, next_attempt_at=self._due(at) if state == "queued" else None,
                 last_error="reference_not_found" if state == "failed" else None,
                 answer='{"status": "ok"}' if state in ("confirmed", "done") else None,
                 created_at=at, updated_at=at,

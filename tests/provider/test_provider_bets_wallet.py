@@ -151,9 +151,11 @@ def test_a_slow_operator_delays_neither_another_operators_bets_nor_its_credits(
     casino: Casino,
 ) -> None:
     wallet = MockWallet(
-        {"slow": casino.operator("slow", timeout_ms=5_000), "fast": casino.operator("fast")}
+        {"slow": casino.operator("slow", timeout_ms=10_000), "fast": casino.operator("fast")}
     )
-    wallet.latency_s["slow"] = 2.0
+    # Long enough that the order of the answers says who waited, whatever the machine's load:
+    # every fast call ends while every slow one is still held.
+    wallet.latency_s["slow"] = 4.0
     slow = [casino.seat("slow", f"s{i}") for i in range(4)]
     fast = [casino.seat("fast", f"f{i}") for i in range(2)]
     for seat in slow + fast:
@@ -167,10 +169,8 @@ def test_a_slow_operator_delays_neither_another_operators_bets_nor_its_credits(
                 asyncio.create_task(node.bet(seat, round_id, {"player": 100})) for seat in slow
             ]
             await asyncio.sleep(0.1)  # the slow debits are in flight
-            started = time.monotonic()
             for seat in fast:
                 assert isinstance(await node.bet(seat, round_id, {"banker": 100}), BetReceipt)
-            assert time.monotonic() - started < 1.5
             assert not any(task.done() for task in slow_bets)
             for result in await asyncio.gather(*slow_bets):
                 assert isinstance(result, BetReceipt)
@@ -180,11 +180,10 @@ def test_a_slow_operator_delays_neither_another_operators_bets_nor_its_credits(
             runner = asyncio.create_task(node.sender.run())
             fast_done = [credits[seat.player_id] for seat in fast]
             slow_done = [credits[seat.player_id] for seat in slow]
-            took = await _until(lambda: all(_settled(casino, c) for c in fast_done), 10)
-            assert took < 1.5
+            await _until(lambda: all(_settled(casino, c) for c in fast_done), 10)
             assert not any(_settled(casino, c) for c in slow_done)
-            # Two waves of two (its slots), two seconds each.
-            await _until(lambda: all(_settled(casino, c) for c in slow_done), 15)
+            # Two waves of two (its slots), four seconds each.
+            await _until(lambda: all(_settled(casino, c) for c in slow_done), 30)
             runner.cancel()
         finally:
             await node.close()
