@@ -23,9 +23,10 @@ from baccarat.store.operators import (
     rotate_secret,
 )
 from baccarat.store.players import create_player, new_token
-from baccarat.store.schema import operators
+from baccarat.store.schema import accounts, operators
 from baccarat.store.seal import SealError, SeedVault
 from baccarat.store.sessions import live_session, open_session
+from baccarat.store.wallet_calls import WALLET_KIND, wallet_account
 
 __all__ = ["database_fixture", "db_url_fixture", "vault_fixture"]
 
@@ -69,6 +70,21 @@ def test_a_secret_is_shown_once_and_stored_only_sealed(
     # Another vault's keys do not open it: the secret is nowhere in the clear.
     with database.read() as c, pytest.raises(SealError):
         operator_secrets(c, SeedVault.ephemeral(), "casino-1", T0)
+
+
+def test_an_operator_has_its_ledger_account_from_the_start(
+    database: Database, vault: SeedVault
+) -> None:
+    # Made by the first bet instead, two first bets at once both inserted it on PostgreSQL,
+    # and one failed on the key.
+    new_operator(database, vault, "casino-1")
+    with database.read() as c:
+        row = c.execute(
+            select(accounts.c.kind, accounts.c.balance).where(
+                accounts.c.id == wallet_account("casino-1")
+            )
+        ).one()
+    assert (row.kind, row.balance) == (WALLET_KIND, 0)
 
 
 def test_two_operators_get_different_secrets(database: Database, vault: SeedVault) -> None:

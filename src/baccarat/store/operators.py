@@ -35,9 +35,11 @@ from sqlalchemy import Connection, select, update
 
 from baccarat.rulesets import CURRENCIES
 from baccarat.store.clock import db_now
+from baccarat.store.ledger import ensure_accounts
 from baccarat.store.schema import auth_sessions, operator_players, operators
 from baccarat.store.seal import SeedVault
 from baccarat.store.sessions import PLAYER_SESSIONS
+from baccarat.store.wallet_calls import WALLET_KIND, wallet_account
 from baccarat.wallet.client import WalletEndpoint
 
 __all__ = [
@@ -273,6 +275,9 @@ def add_operator(
             **values,
         )
     )
+    # Its ledger account exists from the start: two first bets at once would otherwise both
+    # create it, and one would fail on the key.
+    ensure_accounts(connection, {wallet_account(operator_id): WALLET_KIND}, at)
     return secret.hex()
 
 
